@@ -1,0 +1,24 @@
+// `npm run demo -- <vault>`: copies the built plugin into <vault>/<configDir>/plugins/recursa/.
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const [vaultArg, configDir = '.obsidian'] = process.argv.slice(2);
+if (!vaultArg) {
+  console.error('Usage: npm run demo -- <path to vault> [config folder, default .obsidian]');
+  process.exit(1);
+}
+const vault = resolve(vaultArg);
+if (!existsSync(vault) || !statSync(vault).isDirectory()) {
+  console.error(`Not a folder: ${vault}`);
+  process.exit(1);
+}
+const files = ['main.js', 'manifest.json', 'styles.css'];
+const missing = files.filter((file) => !existsSync(file));
+if (missing.length > 0) {
+  console.error(`Missing ${missing.join(', ')}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+const target = join(vault, configDir, 'plugins', 'recursa');
+mkdirSync(target, { recursive: true });
+for (const file of files) copyFileSync(file, join(target, file));
+console.log(`Installed Recursa into ${target}. In Obsidian: Settings → Community plugins → enable Recursa.`);

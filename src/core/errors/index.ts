@@ -1,0 +1,13 @@
+export { RecursaError, isRecursaError, type ErrorData, type SerializedRecursaError } from './RecursaError';
+export { AlreadyExistsError } from './AlreadyExistsError';
+export { BinaryFileError } from './BinaryFileError';
+export { ConflictError } from './ConflictError';
+export { FileTooLargeError } from './FileTooLargeError';
+export { InvalidArgumentError } from './InvalidArgumentError';
+export { InvalidContentError, type ContentRule } from './InvalidContentError';
+export { IoError } from './IoError';
+export { MatchCountError } from './MatchCountError';
+export { NotFoundError } from './NotFoundError';
+export { PathRefusedError, type PathRule } from './PathRefusedError';
+export { WriteNotVerifiedError } from './WriteNotVerifiedError';
+export { WrongKindError } from './WrongKindError';

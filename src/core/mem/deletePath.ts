@@ -1,0 +1,22 @@
+import { NotFoundError } from '../errors';
+import { requirePath } from '../validate';
+import type { MemContext } from './MemContext';
+
+/**
+ * Deletes a file, or a folder with everything in it. In Obsidian the deletion follows the user's
+ * "Deleted files" setting (system trash or the vault's `.trash`), and the deletion is recorded so
+ * it is part of the next commit — it can be undone from history.
+ *
+ * @param filePath Vault-relative path of a file or folder; the vault root cannot be deleted.
+ * @returns `true` once it is gone.
+ * @throws NotFound if nothing is at the path; PathRefused for a refused path (including the root).
+ * @example
+ * await mem.deletePath('Inbox/duplicate.md');
+ */
+export async function deletePath(ctx: MemContext, filePath: string): Promise<boolean> {
+  const path = requirePath(filePath, ctx.policy);
+  if ((await ctx.vault.stat(path)) === null) throw new NotFoundError(path);
+  await ctx.vault.remove(path);
+  ctx.writeSet.record(path, true);
+  return true;
+}

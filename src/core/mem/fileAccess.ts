@@ -1,0 +1,48 @@
+import { validateMarkdown } from '../content/validateMarkdown';
+import {
+  BinaryFileError,
+  FileTooLargeError,
+  InvalidArgumentError,
+  NotFoundError,
+  WriteNotVerifiedError,
+  WrongKindError,
+} from '../errors';
+import { decodeText, utf8Length } from '../text/decodeText';
+import type { MemContext } from './MemContext';
+
+/**
+ * The shared steps of the file operations, so every `mem` method reads, checks and verifies
+ * the same way. Paths given here have already passed the path policy.
+ */
+
+/** Reads a whole text file, refusing folders, binaries and files over `maxReadBytes`. */
+export async function readTextFile(ctx: MemContext, path: string): Promise<string> {
+  const info = await ctx.vault.stat(path);
+  if (info === null) throw new NotFoundError(path);
+  if (info.kind === 'folder') throw new WrongKindError(path, 'file');
+  if (info.size > ctx.options.maxReadBytes) throw new FileTooLargeError(path, info.size, ctx.options.maxReadBytes);
+  const bytes = await ctx.vault.readBinary(path);
+  if (bytes.length > ctx.options.maxReadBytes) throw new FileTooLargeError(path, bytes.length, ctx.options.maxReadBytes);
+  const text = decodeText(bytes);
+  if (text === null) throw new BinaryFileError(path, bytes.length);
+  return text;
+}
+
+/** Checks content about to be written to `path`: its size, and for notes their format rules. */
+export function checkContent(ctx: MemContext, path: string, content: string, argument = 'content'): void {
+  const bytes = utf8Length(content);
+  if (bytes > ctx.options.maxWriteBytes) {
+    throw new InvalidArgumentError(argument, `at most ${ctx.options.maxWriteBytes} bytes`, `${bytes} bytes`);
+  }
+  if (isMarkdown(path)) validateMarkdown(path, content, { logseq: ctx.options.logseq });
+}
+
+/** Reads the file back and confirms it holds exactly `expected`. */
+export async function verifyWritten(ctx: MemContext, path: string, expected: string): Promise<void> {
+  const actual = await ctx.vault.readText(path).catch(() => null);
+  if (actual !== expected) throw new WriteNotVerifiedError(path);
+}
+
+export function isMarkdown(path: string): boolean {
+  return path.toLowerCase().endsWith('.md');
+}

@@ -1,0 +1,1 @@
+export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';

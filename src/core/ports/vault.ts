@@ -1,0 +1,62 @@
+/**
+ * The vault as core sees it: a folder of files addressed by normalized, vault-relative paths
+ * (`Folder/Note.md`, no leading slash; `''` is the vault root).
+ *
+ * Edge rules every implementation keeps, so core never sees platform quirks:
+ * - every method is `async` and never throws synchronously;
+ * - a missing path is `null` from `stat`, `false` from `exists`, and a `NotFound` error from
+ *   the methods that need the path to exist (`readText`, `readBinary`, `list`, `remove`,
+ *   `rename`, `process`);
+ * - `write`/`writeBinary` create missing parent folders and replace an existing file;
+ * - `mkdir` creates parents and succeeds if the folder already exists;
+ * - `remove` deletes a folder with everything in it;
+ * - `rename` refuses to replace an existing destination and creates the destination's parents;
+ * - `list` returns immediate children as full vault-relative paths, sorted by code point;
+ * - every change made through the port is reported to `onChange` listeners, and so are changes
+ *   made by others (the user, a sync client) once the implementation notices them.
+ *
+ * Paths reaching the port have already passed the path policy (`src/core/paths/`); the port
+ * does not re-check them.
+ */
+export interface VaultPort {
+  /** A human-readable name for the vault root: its absolute folder where there is one. */
+  readonly root: string;
+  readText(path: string): Promise<string>;
+  readBinary(path: string): Promise<Uint8Array>;
+  write(path: string, data: string): Promise<void>;
+  writeBinary(path: string, data: Uint8Array): Promise<void>;
+  /**
+   * Atomically replaces the text of an existing file with `fn(current)`. `fn` must be
+   * synchronous; if it throws, nothing is written and the error propagates.
+   * Resolves to the text that was written.
+   */
+  process(path: string, fn: (current: string) => string): Promise<string>;
+  exists(path: string): Promise<boolean>;
+  stat(path: string): Promise<VaultStat | null>;
+  list(path: string): Promise<VaultListing>;
+  mkdir(path: string): Promise<void>;
+  remove(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** Subscribes to changes; returns the function that unsubscribes. */
+  onChange(listener: VaultChangeListener): () => void;
+}
+
+export interface VaultStat {
+  kind: 'file' | 'folder';
+  /** Bytes; 0 for folders. */
+  size: number;
+  /** Milliseconds since the epoch. */
+  mtime: number;
+  ctime: number;
+}
+
+export interface VaultListing {
+  files: string[];
+  folders: string[];
+}
+
+export type VaultChange =
+  | { type: 'create' | 'modify' | 'delete'; path: string; kind: 'file' | 'folder' }
+  | { type: 'rename'; path: string; oldPath: string; kind: 'file' | 'folder' };
+
+export type VaultChangeListener = (change: VaultChange) => void;

@@ -1,0 +1,278 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { IoError, NotFoundError, AlreadyExistsError, WrongKindError, isRecursaError } from '../core/errors';
+import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
+import { compareCodePoints } from '../core/util/compareCodePoints';
+import { KeyedMutex } from '../core/util/KeyedMutex';
+
+export interface NodeVaultPortOptions {
+  /**
+   * Report changes made by other programs (an editor, a sync client) through `onChange`, using a
+   * recursive `fs.watch` on the folder, started with the first listener. Default `true`.
+   */
+  watch?: boolean;
+  /** Vault-relative folders whose changes are not reported (e.g. `.git`). Default `['.git']`. */
+  ignoreFolders?: readonly string[];
+}
+
+interface Fingerprint {
+  mtimeMs: number;
+  size: number;
+}
+
+/** `VaultPort` over a real folder with Node's `fs`. */
+export class NodeVaultPort implements VaultPort {
+  readonly root: string;
+  private readonly listeners = new Set<VaultChangeListener>();
+  private readonly locks = new KeyedMutex();
+  /** What our own last write or delete left at a path, so the watcher does not report it again. */
+  private readonly ownChanges = new Map<string, Fingerprint | null>();
+  private readonly watchEnabled: boolean;
+  private readonly ignoreFolders: readonly string[];
+  private watcher: FSWatcher | null = null;
+  private readonly pendingWatch = new Map<string, { timer: ReturnType<typeof setTimeout>; appeared: boolean }>();
+
+  constructor(root: string, options: NodeVaultPortOptions = {}) {
+    this.root = resolve(root);
+    this.watchEnabled = options.watch ?? true;
+    this.ignoreFolders = options.ignoreFolders ?? ['.git'];
+  }
+
+  /** Opens a port over `dir`, which must be an existing folder. */
+  static async open(dir: string, options?: NodeVaultPortOptions): Promise<NodeVaultPort> {
+    const info = await stat(dir).catch(() => null);
+    if (info === null) throw new NotFoundError(dir);
+    if (!info.isDirectory()) throw new WrongKindError(dir, 'folder');
+    return new NodeVaultPort(dir, options);
+  }
+
+  async readText(path: string): Promise<string> {
+    return this.io('read', path, () => readFile(this.abs(path), 'utf8'));
+  }
+
+  async readBinary(path: string): Promise<Uint8Array> {
+    const buffer = await this.io('read', path, () => readFile(this.abs(path)));
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  }
+
+  async write(path: string, data: string): Promise<void> {
+    await this.locks.run(path, () => this.writeUnlocked(path, data));
+  }
+
+  async writeBinary(path: string, data: Uint8Array): Promise<void> {
+    await this.locks.run(path, () => this.writeUnlocked(path, data));
+  }
+
+  async process(path: string, fn: (current: string) => string): Promise<string> {
+    return this.locks.run(path, async () => {
+      const current = await this.readText(path);
+      const next = fn(current);
+      await this.writeUnlocked(path, next);
+      return next;
+    });
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return (await this.stat(path)) !== null;
+  }
+
+  async stat(path: string): Promise<VaultStat | null> {
+    const info = await stat(this.abs(path)).catch((error: unknown) => {
+      if (isMissing(error)) return null;
+      throw toIoError('stat', path, error);
+    });
+    if (info === null) return null;
+    const kind = info.isDirectory() ? 'folder' : 'file';
+    return { kind, size: kind === 'folder' ? 0 : info.size, mtime: info.mtimeMs, ctime: info.ctimeMs };
+  }
+
+  async list(path: string): Promise<VaultListing> {
+    const entries = await this.io('list', path, () => readdir(this.abs(path), { withFileTypes: true }));
+    const files: string[] = [];
+    const folders: string[] = [];
+    for (const entry of entries) {
+      const child = path === '' ? entry.name : `${path}/${entry.name}`;
+      const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await this.stat(child))?.kind === 'folder');
+      (isFolder ? folders : files).push(child);
+    }
+    return { files: files.sort(compareCodePoints), folders: folders.sort(compareCodePoints) };
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const existing = await this.stat(path);
+    if (existing?.kind === 'folder') return;
+    if (existing?.kind === 'file') throw new WrongKindError(path, 'folder');
+    const first = await this.io('mkdir', path, () => mkdir(this.abs(path), { recursive: true }));
+    if (first === undefined) return;
+    // Report every level that was created, outermost first, as Obsidian does.
+    const firstCreated = first.slice(this.root.length + 1).split(sep).join('/');
+    const segments = path.split('/');
+    for (let depth = firstCreated.split('/').length; depth <= segments.length; depth++) {
+      this.emit({ type: 'create', path: segments.slice(0, depth).join('/'), kind: 'folder' });
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.locks.run(path, async () => {
+      const existing = await this.stat(path);
+      if (existing === null) throw new NotFoundError(path);
+      const files = existing.kind === 'folder' ? await this.filesUnder(path) : [];
+      await this.io('remove', path, () => rm(this.abs(path), { recursive: true }));
+      for (const file of files) this.recordOwn(file, null);
+      this.recordOwn(path, null);
+      for (const file of files) this.emit({ type: 'delete', path: file, kind: 'file' });
+      this.emit({ type: 'delete', path, kind: existing.kind });
+    });
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await this.locks.run(from, async () => {
+      const source = await stat(this.abs(from)).catch(() => null);
+      if (source === null) throw new NotFoundError(from);
+      const target = await stat(this.abs(to)).catch(() => null);
+      // On case-insensitive file systems `a.md` -> `A.md` finds the source itself at the target.
+      if (target !== null && !(target.ino === source.ino && target.dev === source.dev)) {
+        throw new AlreadyExistsError(to);
+      }
+      await this.ensureParent(to);
+      await this.io('rename', from, () => rename(this.abs(from), this.abs(to)));
+      this.recordOwn(from, null);
+      this.emit({ type: 'rename', path: to, oldPath: from, kind: source.isDirectory() ? 'folder' : 'file' });
+    });
+  }
+
+  onChange(listener: VaultChangeListener): () => void {
+    this.listeners.add(listener);
+    if (this.watchEnabled && this.watcher === null) this.startWatching();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopWatching();
+    };
+  }
+
+  /** Stops watching the folder; the port stays usable. */
+  close(): void {
+    this.listeners.clear();
+    this.stopWatching();
+  }
+
+  private async writeUnlocked(path: string, data: string | Uint8Array): Promise<void> {
+    const before = await this.stat(path);
+    if (before?.kind === 'folder') throw new WrongKindError(path, 'file');
+    await this.ensureParent(path);
+    await this.io('write', path, () => writeFile(this.abs(path), data));
+    const after = await this.stat(path);
+    this.recordOwn(path, after === null ? null : { mtimeMs: after.mtime, size: after.size });
+    this.emit({ type: before === null ? 'create' : 'modify', path, kind: 'file' });
+  }
+
+  private async ensureParent(path: string): Promise<void> {
+    const slash = path.lastIndexOf('/');
+    if (slash > 0) await this.mkdir(path.slice(0, slash));
+  }
+
+  private async filesUnder(folder: string): Promise<string[]> {
+    const { files, folders } = await this.list(folder);
+    const nested = await Promise.all(folders.map((child) => this.filesUnder(child)));
+    return files.concat(...nested);
+  }
+
+  /** Absolute path for a vault path; refuses anything that would land outside the root. */
+  private abs(path: string): string {
+    const full = path === '' ? this.root : resolve(this.root, path);
+    if (full !== this.root && !full.startsWith(this.root + sep)) {
+      throw new IoError('resolve', 'path leaves the vault folder', path);
+    }
+    return full;
+  }
+
+  private async io<T>(operation: string, path: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw toIoError(operation, path, error);
+    }
+  }
+
+  private emit(change: VaultChange): void {
+    for (const listener of [...this.listeners]) listener(change);
+  }
+
+  private recordOwn(path: string, fingerprint: Fingerprint | null): void {
+    this.ownChanges.set(path, fingerprint);
+  }
+
+  private startWatching(): void {
+    try {
+      this.watcher = watch(this.root, { recursive: true, persistent: false }, (event, name) => {
+        if (typeof name !== 'string' || name === '') return;
+        const path = name.split(sep).join('/');
+        if (this.isIgnored(path)) return;
+        // Editors write in bursts (truncate, write, rename); look once things settle. fs.watch
+        // says 'rename' when a name appears or disappears, 'change' when content changes.
+        const pending = this.pendingWatch.get(path);
+        if (pending) clearTimeout(pending.timer);
+        const appeared = (pending?.appeared ?? false) || event === 'rename';
+        const timer = setTimeout(() => void this.reportExternal(path, appeared), 30);
+        this.pendingWatch.set(path, { timer, appeared });
+      });
+      this.watcher.on('error', () => this.stopWatching());
+    } catch {
+      this.watcher = null; // Watching is best-effort: some platforms lack recursive watch.
+    }
+  }
+
+  private stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    for (const { timer } of this.pendingWatch.values()) clearTimeout(timer);
+    this.pendingWatch.clear();
+  }
+
+  private isIgnored(path: string): boolean {
+    const lower = path.toLowerCase();
+    return this.ignoreFolders.some((folder) => {
+      const f = folder.toLowerCase();
+      return lower === f || lower.startsWith(`${f}/`);
+    });
+  }
+
+  private async reportExternal(path: string, appeared: boolean): Promise<void> {
+    this.pendingWatch.delete(path);
+    const now = await this.stat(path).catch(() => null);
+    const known = this.ownChanges.get(path);
+    const fingerprint = now === null ? null : { mtimeMs: now.mtime, size: now.size };
+    if (known !== undefined && sameFingerprint(known, fingerprint)) return;
+    this.recordOwn(path, fingerprint);
+    if (now === null) {
+      this.emit({ type: 'delete', path, kind: 'file' });
+    } else if (now.kind === 'file') {
+      const isNew = known === null || (known === undefined && appeared);
+      this.emit({ type: isNew ? 'create' : 'modify', path, kind: 'file' });
+    }
+  }
+}
+
+function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function toIoError(operation: string, path: string, error: unknown): Error {
+  if (isRecursaError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  // Listing a file, or making a folder where a file stands, is a kind mismatch, not a missing path.
+  if ((operation === 'list' || operation === 'mkdir') && (code === 'ENOTDIR' || code === 'EEXIST')) {
+    return new WrongKindError(path, 'folder');
+  }
+  if (isMissing(error)) return new NotFoundError(path);
+  if (code === 'EISDIR') return new WrongKindError(path, 'file');
+  if (code === 'EEXIST') return new AlreadyExistsError(path);
+  return new IoError(operation, error instanceof Error ? error.message : String(error), path);
+}

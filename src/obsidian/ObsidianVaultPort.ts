@@ -1,0 +1,367 @@
+import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
+import { AlreadyExistsError, IoError, NotFoundError, WrongKindError, isRecursaError } from '../core/errors';
+import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
+import { KeyedMutex } from '../core/util/KeyedMutex';
+import { compareCodePoints } from '../core/util/compareCodePoints';
+
+/** The parts of Obsidian's `Vault` the port uses (all available since Obsidian 1.4.0). */
+export type ObsidianVaultSlice = Pick<
+  Vault,
+  | 'adapter'
+  | 'configDir'
+  | 'getName'
+  | 'getAbstractFileByPath'
+  | 'read'
+  | 'readBinary'
+  | 'create'
+  | 'createBinary'
+  | 'createFolder'
+  | 'modify'
+  | 'modifyBinary'
+  | 'process'
+  | 'rename'
+  | 'on'
+  | 'offref'
+>;
+
+/** The parts of Obsidian's `App` the port uses; the real `App` satisfies it. */
+export interface ObsidianVaultPortApp {
+  vault: ObsidianVaultSlice;
+  fileManager: Pick<FileManager, 'trashFile'>;
+}
+
+type Kind = 'file' | 'folder';
+
+/**
+ * `VaultPort` over Obsidian's vault API.
+ *
+ * Paths Obsidian indexes go through `app.vault`, so the editor, the metadata cache and other
+ * plugins see every change as their own: `vault.modify`/`vault.create` to write, `vault.process`
+ * (atomic with respect to the editor) to update, `vault.rename` to move (links are core's job, so
+ * both runtimes behave alike) and `fileManager.trashFile` to remove (the user's "Deleted files"
+ * setting decides where the file goes; nothing is lost). Obsidian does not index hidden paths (a
+ * segment starting with `.`, e.g. `.github/`) or its config folder, and its index may lag behind
+ * changes made outside it; those paths go through `vault.adapter`, and the port reports their
+ * changes to `onChange` itself, as Obsidian fires no vault event for them. (Should Obsidian's file
+ * watcher later notice a non-hidden one, it is reported again; listeners treat changes as
+ * idempotent.)
+ *
+ * Writes, updates, removals and renames run one at a time per path.
+ */
+export class ObsidianVaultPort implements VaultPort {
+  readonly root: string;
+  private readonly vault: ObsidianVaultSlice;
+  private readonly fileManager: Pick<FileManager, 'trashFile'>;
+  private readonly listeners = new Set<VaultChangeListener>();
+  private readonly locks = new KeyedMutex();
+  private subscriptions: EventRef[] = [];
+
+  constructor(app: ObsidianVaultPortApp) {
+    this.vault = app.vault;
+    this.fileManager = app.fileManager;
+    const { adapter } = app.vault;
+    // `FileSystemAdapter` exists only on desktop; check the platform before touching it.
+    this.root = Platform.isDesktopApp && adapter instanceof FileSystemAdapter ? adapter.getBasePath() : app.vault.getName();
+  }
+
+  async readText(path: string): Promise<string> {
+    return this.run('readText', path, async () => {
+      const file = await this.existingFile(path);
+      return file === null ? this.vault.adapter.read(path) : this.vault.read(file);
+    });
+  }
+
+  async readBinary(path: string): Promise<Uint8Array> {
+    return this.run('readBinary', path, async () => {
+      const file = await this.existingFile(path);
+      return new Uint8Array(file === null ? await this.vault.adapter.readBinary(path) : await this.vault.readBinary(file));
+    });
+  }
+
+  async write(path: string, data: string): Promise<void> {
+    await this.locks.run(path, () =>
+      this.run('write', path, () =>
+        this.writeWith(path, {
+          modify: (file) => this.vault.modify(file, data),
+          create: () => this.vault.create(path, data),
+          adapter: () => this.vault.adapter.write(path, data),
+        }),
+      ),
+    );
+  }
+
+  async writeBinary(path: string, data: Uint8Array): Promise<void> {
+    // Obsidian hands the buffer to the platform whole: give it exactly the view's bytes.
+    const buffer = exactArrayBuffer(data);
+    await this.locks.run(path, () =>
+      this.run('writeBinary', path, () =>
+        this.writeWith(path, {
+          modify: (file) => this.vault.modifyBinary(file, buffer),
+          create: () => this.vault.createBinary(path, buffer),
+          adapter: () => this.vault.adapter.writeBinary(path, buffer),
+        }),
+      ),
+    );
+  }
+
+  async process(path: string, fn: (current: string) => string): Promise<string> {
+    // The caller's own error must reach it unchanged, not wrapped as an I/O failure.
+    const callback: { threw: boolean; error: unknown } = { threw: false, error: undefined };
+    const guarded = (current: string): string => {
+      try {
+        return fn(current);
+      } catch (error) {
+        callback.threw = true;
+        callback.error = error;
+        throw error;
+      }
+    };
+    return this.locks.run(path, async () => {
+      try {
+        return await this.run('process', path, async () => {
+          const file = await this.existingFile(path);
+          if (file !== null) return this.vault.process(file, guarded);
+          const written = await this.vault.adapter.process(path, guarded);
+          this.emit({ type: 'modify', path, kind: 'file' });
+          return written;
+        });
+      } catch (error) {
+        throw callback.threw ? callback.error : error;
+      }
+    });
+  }
+
+  async exists(path: string): Promise<boolean> {
+    if (path === '') return true;
+    return this.run('exists', path, () => this.vault.adapter.exists(path));
+  }
+
+  async stat(path: string): Promise<VaultStat | null> {
+    return this.run('stat', path, async () => {
+      const info = await this.vault.adapter.stat(adapterPath(path));
+      if (info === null) return null;
+      return { kind: info.type, size: info.type === 'folder' ? 0 : info.size, mtime: info.mtime, ctime: info.ctime };
+    });
+  }
+
+  async list(path: string): Promise<VaultListing> {
+    return this.run('list', path, async () => {
+      await this.requireKind(path, 'folder');
+      const listing = await this.vault.adapter.list(adapterPath(path));
+      return {
+        files: listing.files.map(stripLeadingSlash).sort(compareCodePoints),
+        folders: listing.folders.map(stripLeadingSlash).sort(compareCodePoints),
+      };
+    });
+  }
+
+  async mkdir(path: string): Promise<void> {
+    if (path === '') return;
+    await this.run('mkdir', path, async () => {
+      await this.ensureParents(path);
+      await this.ensureFolder(path);
+    });
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.locks.run(path, () =>
+      this.run('remove', path, async () => {
+        const known = this.indexed(path);
+        if (known !== null) {
+          await this.fileManager.trashFile(known);
+          return;
+        }
+        const kind = await this.requireKind(path, null);
+        if (kind === 'folder') await this.vault.adapter.rmdir(path, true);
+        else await this.vault.adapter.remove(path);
+        this.emit({ type: 'delete', path, kind });
+      }),
+    );
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await this.locks.run(from, () =>
+      this.run('rename', from, async () => {
+        const source = this.indexed(from);
+        const kind = source === null ? await this.requireKind(from, null) : kindOf(source);
+        if (from === to) return;
+        // A change of case only finds the source itself at the destination on case-insensitive disks.
+        const caseOnly = from.toLowerCase() === to.toLowerCase();
+        if (!caseOnly && (this.indexed(to) !== null || (await this.vault.adapter.exists(to)))) {
+          throw new AlreadyExistsError(to);
+        }
+        await this.ensureParents(to);
+        if (source !== null && !this.isUnindexed(to)) {
+          await this.vault.rename(source, to);
+          return;
+        }
+        await this.vault.adapter.rename(from, to);
+        this.emit({ type: 'rename', path: to, oldPath: from, kind });
+      }),
+    );
+  }
+
+  onChange(listener: VaultChangeListener): () => void {
+    this.listeners.add(listener);
+    if (this.subscriptions.length === 0) this.subscribe();
+    return () => {
+      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      for (const ref of this.subscriptions) this.vault.offref(ref);
+      this.subscriptions = [];
+    };
+  }
+
+  private subscribe(): void {
+    const report = (type: 'create' | 'modify' | 'delete') => (file: TAbstractFile) => {
+      this.emit({ type, path: file.path, kind: kindOf(file) });
+    };
+    this.subscriptions = [
+      this.vault.on('create', report('create')),
+      this.vault.on('modify', report('modify')),
+      this.vault.on('delete', report('delete')),
+      this.vault.on('rename', (file, oldPath) => {
+        this.emit({ type: 'rename', path: file.path, oldPath, kind: kindOf(file) });
+      }),
+    ];
+  }
+
+  private emit(change: VaultChange): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        // A failing listener must not fail the change that has already happened.
+        console.error('Recursa: a vault change listener failed', error);
+      }
+    }
+  }
+
+  /**
+   * Writes a file through the vault when Obsidian knows it or can index it, else through the
+   * adapter (hidden paths; files the index has not caught up with), creating missing parents.
+   */
+  private async writeWith(
+    path: string,
+    how: { modify: (file: TFile) => Promise<void>; create: () => Promise<TFile>; adapter: () => Promise<void> },
+  ): Promise<void> {
+    const known = this.indexed(path);
+    if (known instanceof TFile) return how.modify(known);
+    if (known instanceof TFolder) throw new WrongKindError(path, 'file');
+    const onDisk = await this.vault.adapter.stat(path);
+    if (onDisk?.type === 'folder') throw new WrongKindError(path, 'file');
+    if (onDisk === null) await this.ensureParents(path);
+    if (onDisk === null && !this.isUnindexed(path)) {
+      await how.create();
+      return;
+    }
+    await how.adapter();
+    this.emit({ type: onDisk === null ? 'create' : 'modify', path, kind: 'file' });
+  }
+
+  /** Creates each missing ancestor folder of `path`, outermost first. */
+  private async ensureParents(path: string): Promise<void> {
+    const segments = path.split('/');
+    for (let depth = 1; depth < segments.length; depth++) await this.ensureFolder(segments.slice(0, depth).join('/'));
+  }
+
+  /** Makes sure a folder exists at `path`, whose parent exists; refuses a file in the way. */
+  private async ensureFolder(path: string): Promise<void> {
+    const known = this.indexed(path);
+    if (known instanceof TFolder) return;
+    if (known instanceof TFile) throw new WrongKindError(path, 'folder');
+    const onDisk = await this.vault.adapter.stat(path);
+    if (onDisk?.type === 'folder') return;
+    if (onDisk !== null) throw new WrongKindError(path, 'folder');
+    if (this.isUnindexed(path)) {
+      await this.vault.adapter.mkdir(path);
+      this.emit({ type: 'create', path, kind: 'folder' });
+      return;
+    }
+    try {
+      await this.vault.createFolder(path);
+    } catch (error) {
+      // Another write may have made the same folder meanwhile; that is success.
+      if ((await this.vault.adapter.stat(path))?.type !== 'folder') throw error;
+    }
+  }
+
+  /**
+   * The indexed file at `path`, or `null` when Obsidian does not index it but it is a file on
+   * disk; fails with `NotFound` or `WrongKind` otherwise.
+   */
+  private async existingFile(path: string): Promise<TFile | null> {
+    const known = this.indexed(path);
+    if (known instanceof TFile) return known;
+    if (known instanceof TFolder) throw new WrongKindError(path, 'file');
+    await this.requireKind(path, 'file');
+    return null;
+  }
+
+  /** Checks on disk that something (of the given kind, if any) is at `path`, and returns its kind. */
+  private async requireKind(path: string, expected: Kind | null): Promise<Kind> {
+    const info = await this.vault.adapter.stat(adapterPath(path));
+    if (info === null) throw new NotFoundError(path);
+    if (expected !== null && info.type !== expected) throw new WrongKindError(path, expected);
+    return info.type;
+  }
+
+  /** The vault's entry for `path`, if Obsidian indexes it. */
+  private indexed(path: string): TAbstractFile | null {
+    if (path === '' || this.isUnindexed(path)) return null;
+    return this.vault.getAbstractFileByPath(path);
+  }
+
+  /** Obsidian leaves hidden paths (a segment starting with `.`) and its config folder out of its index. */
+  private isUnindexed(path: string): boolean {
+    const { configDir } = this.vault;
+    if (path === configDir || path.startsWith(`${configDir}/`)) return true;
+    return path.split('/').some((segment) => segment.startsWith('.'));
+  }
+
+  /** Runs one port operation, turning platform failures into Recursa errors. */
+  private async run<T>(operation: string, path: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw toRecursaError(operation, path, error);
+    }
+  }
+}
+
+function kindOf(file: TAbstractFile): Kind {
+  return file instanceof TFolder ? 'folder' : 'file';
+}
+
+/** Obsidian spells the vault root `/`. */
+function adapterPath(path: string): string {
+  return path === '' ? '/' : path;
+}
+
+function stripLeadingSlash(path: string): string {
+  return path.startsWith('/') ? path.slice(1) : path;
+}
+
+/** A copy of exactly the bytes of `data`, as its own `ArrayBuffer` (never the view's whole backing store). */
+function exactArrayBuffer(data: Uint8Array): ArrayBuffer {
+  const { buffer } = data;
+  if (buffer instanceof ArrayBuffer) return buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const copy = new Uint8Array(data.byteLength);
+  copy.set(data);
+  return copy.buffer;
+}
+
+function toRecursaError(operation: string, path: string, error: unknown): Error {
+  if (isRecursaError(error)) return error;
+  const code = errorCode(error);
+  if (code === 'ENOENT') return new NotFoundError(path);
+  if (code === 'EISDIR') return new WrongKindError(path, 'file');
+  if (code === 'ENOTDIR' && operation === 'list') return new WrongKindError(path, 'folder');
+  const detail = error instanceof Error ? error.message : String(error);
+  return new IoError(operation, detail, path);
+}
+
+/** The `code` of a platform error (`ENOENT`, …) when it has one; Obsidian passes desktop fs errors through. */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,0 +1,243 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { VaultChange, VaultPort } from '../../src/core/ports';
+import { makeTempDir } from './tempVault';
+
+export interface OpenedPort {
+  port: VaultPort;
+  dispose: () => Promise<void>;
+}
+
+/**
+ * The behaviour every `VaultPort` must share (see the edge rules in `src/core/ports/vault.ts`),
+ * run against each implementation over a fresh real folder per test.
+ */
+export function describeVaultPortContract(label: string, open: (dir: string) => Promise<OpenedPort>): void {
+  describe(`${label} (VaultPort contract)`, () => {
+    let dir: string;
+    let removeDir: () => Promise<void>;
+    let opened: OpenedPort;
+    let port: VaultPort;
+    let changes: VaultChange[];
+    let unsubscribe: () => void;
+
+    const seed = async (path: string, content: string | Uint8Array): Promise<void> => {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), content);
+    };
+    const onDisk = (path: string): Promise<string> => readFile(join(dir, path), 'utf8');
+    const expectCode = async (promise: Promise<unknown>, code: string): Promise<void> => {
+      await expect(promise).rejects.toMatchObject({ code });
+    };
+
+    beforeEach(async () => {
+      ({ dir, remove: removeDir } = await makeTempDir());
+      await seed('Notes/existing.md', '# Existing\n');
+      await seed('Notes/Deep/inner.md', 'inner');
+      await seed('top.md', 'top');
+      opened = await open(dir);
+      port = opened.port;
+      changes = [];
+      unsubscribe = port.onChange((change) => changes.push(change));
+    });
+
+    afterEach(async () => {
+      unsubscribe();
+      await opened.dispose();
+      await removeDir();
+    });
+
+    describe('readText', () => {
+      it('returns the text of a file, byte for byte', async () => {
+        await seed('u.md', 'héllo — 日本語 🙂\r\nline 2');
+        expect(await port.readText('u.md')).toBe('héllo — 日本語 🙂\r\nline 2');
+      });
+      it('fails with NotFound for a missing file', async () => {
+        await expectCode(port.readText('missing.md'), 'NotFound');
+      });
+      it('fails with WrongKind for a folder', async () => {
+        await expectCode(port.readText('Notes'), 'WrongKind');
+      });
+    });
+
+    describe('readBinary', () => {
+      it('returns the exact bytes', async () => {
+        const bytes = Uint8Array.from([0, 255, 1, 128, 10, 13]);
+        await seed('img.bin', bytes);
+        expect(Array.from(await port.readBinary('img.bin'))).toEqual(Array.from(bytes));
+      });
+      it('fails with NotFound for a missing file', async () => {
+        await expectCode(port.readBinary('missing.bin'), 'NotFound');
+      });
+    });
+
+    describe('write', () => {
+      it('creates the file and its missing parents', async () => {
+        await port.write('New/Sub/note.md', 'fresh');
+        expect(await onDisk('New/Sub/note.md')).toBe('fresh');
+        expect(changes).toContainEqual({ type: 'create', path: 'New/Sub/note.md', kind: 'file' });
+      });
+      it('replaces an existing file and reports a modify', async () => {
+        await port.write('Notes/existing.md', 'replaced');
+        expect(await onDisk('Notes/existing.md')).toBe('replaced');
+        expect(changes).toContainEqual({ type: 'modify', path: 'Notes/existing.md', kind: 'file' });
+        expect(changes.some((c) => c.type === 'create' && c.path === 'Notes/existing.md')).toBe(false);
+      });
+      it('writes into hidden folders too', async () => {
+        await port.write('.github/workflows/x.yml', 'on: push');
+        expect(await onDisk('.github/workflows/x.yml')).toBe('on: push');
+        expect(changes).toContainEqual({ type: 'create', path: '.github/workflows/x.yml', kind: 'file' });
+      });
+      it('fails with WrongKind when the path is a folder', async () => {
+        await expectCode(port.write('Notes', 'x'), 'WrongKind');
+      });
+    });
+
+    describe('writeBinary', () => {
+      it('writes exactly the bytes of a view, not its whole buffer', async () => {
+        const backing = Uint8Array.from([9, 9, 1, 2, 3, 9]);
+        await port.writeBinary('bin/data.bin', backing.subarray(2, 5));
+        expect(Array.from(await readFile(join(dir, 'bin/data.bin')))).toEqual([1, 2, 3]);
+        expect(changes).toContainEqual({ type: 'create', path: 'bin/data.bin', kind: 'file' });
+      });
+    });
+
+    describe('process', () => {
+      it('replaces the content with what the function returns', async () => {
+        const written = await port.process('Notes/existing.md', (text) => text.toUpperCase());
+        expect(written).toBe('# EXISTING\n');
+        expect(await onDisk('Notes/existing.md')).toBe('# EXISTING\n');
+        expect(changes).toContainEqual({ type: 'modify', path: 'Notes/existing.md', kind: 'file' });
+      });
+      it('writes nothing and passes the error on when the function throws', async () => {
+        const refusal = new Error('refused');
+        await expect(
+          port.process('Notes/existing.md', () => {
+            throw refusal;
+          }),
+        ).rejects.toBe(refusal);
+        expect(await onDisk('Notes/existing.md')).toBe('# Existing\n');
+        expect(changes).toEqual([]);
+      });
+      it('fails with NotFound for a missing file', async () => {
+        await expectCode(port.process('missing.md', (text) => text), 'NotFound');
+      });
+      it('serialises concurrent calls on the same file', async () => {
+        await Promise.all(
+          Array.from({ length: 20 }, () => port.process('top.md', (text) => `${text}+`)),
+        );
+        expect(await onDisk('top.md')).toBe(`top${'+'.repeat(20)}`);
+      });
+    });
+
+    describe('exists', () => {
+      it('is true for files and folders and false for missing paths', async () => {
+        expect(await port.exists('top.md')).toBe(true);
+        expect(await port.exists('Notes/Deep')).toBe(true);
+        expect(await port.exists('nope.md')).toBe(false);
+        expect(await port.exists('Notes/nope/deeper.md')).toBe(false);
+      });
+    });
+
+    describe('stat', () => {
+      it('describes a file', async () => {
+        const info = await port.stat('Notes/existing.md');
+        const real = await stat(join(dir, 'Notes/existing.md'));
+        expect(info).toMatchObject({ kind: 'file', size: real.size });
+        expect(Math.abs((info?.mtime ?? 0) - real.mtimeMs)).toBeLessThan(1000);
+      });
+      it('describes a folder', async () => {
+        expect(await port.stat('Notes')).toMatchObject({ kind: 'folder' });
+      });
+      it('is null for a missing path', async () => {
+        expect(await port.stat('missing.md')).toBeNull();
+      });
+    });
+
+    describe('list', () => {
+      it('returns immediate children as sorted vault-relative paths', async () => {
+        await seed('Notes/b.md', 'b');
+        await seed('Notes/A.md', 'a');
+        await seed('Notes/c/d.md', 'd');
+        expect(await port.list('Notes')).toEqual({
+          files: ['Notes/A.md', 'Notes/b.md', 'Notes/existing.md'],
+          folders: ['Notes/Deep', 'Notes/c'],
+        });
+      });
+      it('lists the vault root with the empty path', async () => {
+        const listing = await port.list('');
+        expect(listing.files).toContain('top.md');
+        expect(listing.folders).toContain('Notes');
+      });
+      it('fails with NotFound for a missing folder and WrongKind for a file', async () => {
+        await expectCode(port.list('missing'), 'NotFound');
+        await expectCode(port.list('top.md'), 'WrongKind');
+      });
+    });
+
+    describe('mkdir', () => {
+      it('creates nested folders and succeeds when they exist', async () => {
+        await port.mkdir('A/B/C');
+        await port.mkdir('A/B/C');
+        expect((await stat(join(dir, 'A/B/C'))).isDirectory()).toBe(true);
+        expect(changes).toContainEqual({ type: 'create', path: 'A/B/C', kind: 'folder' });
+      });
+      it('fails with WrongKind when a file is in the way', async () => {
+        await expectCode(port.mkdir('top.md/sub'), 'WrongKind');
+      });
+    });
+
+    describe('remove', () => {
+      it('deletes a file', async () => {
+        await port.remove('top.md');
+        expect(await port.exists('top.md')).toBe(false);
+        expect(changes).toContainEqual({ type: 'delete', path: 'top.md', kind: 'file' });
+      });
+      it('deletes a folder with everything in it', async () => {
+        await port.remove('Notes');
+        expect(await port.exists('Notes')).toBe(false);
+        expect(await port.exists('Notes/Deep/inner.md')).toBe(false);
+        expect(changes).toContainEqual({ type: 'delete', path: 'Notes', kind: 'folder' });
+      });
+      it('fails with NotFound for a missing path', async () => {
+        await expectCode(port.remove('missing.md'), 'NotFound');
+      });
+    });
+
+    describe('rename', () => {
+      it('moves a file, creating the destination folders', async () => {
+        await port.rename('top.md', 'Archive/2026/top.md');
+        expect(await onDisk('Archive/2026/top.md')).toBe('top');
+        expect(await port.exists('top.md')).toBe(false);
+        expect(changes).toContainEqual({ type: 'rename', path: 'Archive/2026/top.md', oldPath: 'top.md', kind: 'file' });
+      });
+      it('moves a folder with its content', async () => {
+        await port.rename('Notes', 'Moved');
+        expect(await onDisk('Moved/Deep/inner.md')).toBe('inner');
+        expect(changes).toContainEqual({ type: 'rename', path: 'Moved', oldPath: 'Notes', kind: 'folder' });
+      });
+      it('changes only the case of a name', async () => {
+        await port.rename('top.md', 'Top.md');
+        expect((await port.list('')).files).toContain('Top.md');
+        expect(await onDisk('Top.md')).toBe('top');
+      });
+      it('refuses to replace an existing destination', async () => {
+        await expectCode(port.rename('top.md', 'Notes/existing.md'), 'AlreadyExists');
+        expect(await onDisk('Notes/existing.md')).toBe('# Existing\n');
+        expect(await onDisk('top.md')).toBe('top');
+      });
+      it('fails with NotFound for a missing source', async () => {
+        await expectCode(port.rename('missing.md', 'other.md'), 'NotFound');
+      });
+    });
+
+    describe('onChange', () => {
+      it('stops reporting after unsubscribing', async () => {
+        unsubscribe();
+        await port.write('after.md', 'x');
+        expect(changes).toEqual([]);
+      });
+    });
+  });
+}

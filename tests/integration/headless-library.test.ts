@@ -1,0 +1,58 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../helpers/tempVault';
+
+type Library = typeof import('../../src/node/index');
+
+// The built ES module, as `import { openVault } from 'recursa'` gets it.
+const LIBRARY_URL = pathToFileURL(join(process.cwd(), 'dist/recursa.mjs')).href;
+const library = (): Promise<Library> =>
+  // eslint-disable-next-line no-unsanitized/method -- a fixed URL into this repository's build output
+  import(/* @vite-ignore */ LIBRARY_URL) as Promise<Library>;
+
+describe('dist/recursa.mjs', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ dir, remove } = await makeTempDir());
+  });
+  afterEach(async () => remove());
+
+  it('opens a real folder and works on it through mem', async () => {
+    const { openVault } = await library();
+    await writeFile(join(dir, 'Existing.md'), '# Existing\n');
+    const { mem, close } = await openVault(dir);
+    expect(await mem.getGraphRoot()).toBe(dir);
+    await mem.writeFile('People/Ada.md', '---\ntags: [person]\n---\n# Ada\n');
+    await mem.replaceInFile('Existing.md', '# Existing', '# Existing, edited');
+    expect(await mem.listFiles()).toEqual(['Existing.md', 'People/']);
+    expect(await readFile(join(dir, 'People/Ada.md'), 'utf8')).toContain('# Ada');
+    expect(await mem.getTokenCountForPaths(['Existing.md'])).toEqual([{ path: 'Existing.md', tokenCount: expect.any(Number) as number }]);
+    await close();
+  });
+
+  it('refuses paths outside the vault with a typed error', async () => {
+    const { openVault, PathRefusedError } = await library();
+    const { mem, close } = await openVault(dir);
+    const error = await mem.readFile('../../etc/passwd').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PathRefusedError);
+    await close();
+  });
+
+  it('turns on Logseq rules for a Logseq graph', async () => {
+    const { openVault } = await library();
+    await mkdir(join(dir, 'logseq'));
+    await writeFile(join(dir, 'logseq/config.edn'), '{}');
+    const { mem, close } = await openVault(dir, { watch: false });
+    await expect(mem.writeFile('pages/x.md', 'not a block\n')).rejects.toMatchObject({ code: 'InvalidContent' });
+    await close();
+  });
+
+  it('fails clearly for a folder that does not exist', async () => {
+    const { openVault } = await library();
+    await expect(openVault(join(dir, 'nope'))).rejects.toMatchObject({ code: 'NotFound' });
+  });
+});

@@ -1,0 +1,77 @@
+import { writeFile, rm, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { VaultChange } from '../../../src/core/ports';
+import { NodeVaultPort } from '../../../src/node/NodeVaultPort';
+import { makeTempDir } from '../../helpers/tempVault';
+import { describeVaultPortContract } from '../../helpers/vaultPortContract';
+
+describeVaultPortContract('NodeVaultPort', async (dir) => {
+  const port = await NodeVaultPort.open(dir, { watch: false });
+  return { port, dispose: async () => port.close() };
+});
+
+/** Waits until `predicate` holds, polling; fails the test after `timeoutMs`. */
+async function eventually(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('NodeVaultPort', () => {
+  describe('open', () => {
+    it('fails with NotFound for a missing folder and WrongKind for a file', async () => {
+      const { dir, remove } = await makeTempDir();
+      await writeFile(join(dir, 'file.md'), 'x');
+      await expect(NodeVaultPort.open(join(dir, 'missing'))).rejects.toMatchObject({ code: 'NotFound' });
+      await expect(NodeVaultPort.open(join(dir, 'file.md'))).rejects.toMatchObject({ code: 'WrongKind' });
+      await remove();
+    });
+  });
+
+  describe('when watching the folder', () => {
+    let dir: string;
+    let removeDir: () => Promise<void>;
+    let port: NodeVaultPort;
+    let changes: VaultChange[];
+
+    beforeEach(async () => {
+      ({ dir, remove: removeDir } = await makeTempDir());
+      await mkdir(join(dir, '.git'));
+      port = await NodeVaultPort.open(dir);
+      changes = [];
+      port.onChange((change) => changes.push(change));
+    });
+
+    afterEach(async () => {
+      port.close();
+      await removeDir();
+    });
+
+    it('reports files that another program creates, changes and deletes', async () => {
+      await writeFile(join(dir, 'outside.md'), 'one');
+      await eventually(() => changes.some((c) => c.path === 'outside.md'));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await writeFile(join(dir, 'outside.md'), 'two, longer');
+      await eventually(() => changes.filter((c) => c.path === 'outside.md').length >= 2);
+      await rm(join(dir, 'outside.md'));
+      await eventually(() => changes.some((c) => c.type === 'delete' && c.path === 'outside.md'));
+      expect(changes.filter((c) => c.path === 'outside.md').map((c) => c.type)).toEqual(['create', 'modify', 'delete']);
+    });
+
+    it('does not report its own writes twice', async () => {
+      await port.write('own.md', 'mine');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(changes.filter((c) => c.path === 'own.md')).toEqual([{ type: 'create', path: 'own.md', kind: 'file' }]);
+    });
+
+    it('ignores changes inside .git', async () => {
+      await writeFile(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      await writeFile(join(dir, 'marker.md'), 'x');
+      await eventually(() => changes.some((c) => c.path === 'marker.md'));
+      expect(changes.some((c) => c.path.startsWith('.git'))).toBe(false);
+    });
+  });
+});

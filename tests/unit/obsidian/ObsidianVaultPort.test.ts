@@ -1,0 +1,193 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { VaultChange } from '../../../src/core/ports';
+import { ObsidianVaultPort } from '../../../src/obsidian/ObsidianVaultPort';
+import { createTestApp, type App } from '../../helpers/obsidian/app';
+import { makeTempDir } from '../../helpers/tempVault';
+import { describeVaultPortContract } from '../../helpers/vaultPortContract';
+
+describeVaultPortContract('ObsidianVaultPort', async (dir) => {
+  const port = new ObsidianVaultPort(await createTestApp(dir));
+  return { port, dispose: async () => Promise.resolve() };
+});
+
+describe('ObsidianVaultPort', () => {
+  let dir: string;
+  let removeDir: () => Promise<void>;
+  let app: App;
+  let port: ObsidianVaultPort;
+  let changes: VaultChange[];
+  let unsubscribe: () => void;
+
+  const seed = async (path: string, content: string | Uint8Array): Promise<void> => {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), content);
+  };
+  const onDisk = (path: string): Promise<string> => readFile(join(dir, path), 'utf8');
+
+  beforeEach(async () => {
+    ({ dir, remove: removeDir } = await makeTempDir());
+    await seed('Notes/note.md', 'note');
+    await seed('top.md', 'top');
+    app = await createTestApp(dir);
+    port = new ObsidianVaultPort(app);
+    changes = [];
+    unsubscribe = port.onChange((change) => changes.push(change));
+  });
+
+  afterEach(async () => {
+    unsubscribe();
+    vi.restoreAllMocks();
+    await removeDir();
+  });
+
+  describe('root', () => {
+    it('is the folder of the vault on desktop', () => {
+      expect(port.root).toBe(app.vault.adapter.getBasePath());
+    });
+  });
+
+  describe('write', () => {
+    it('modifies a known file through the vault: a modify, no create', async () => {
+      const modify = vi.spyOn(app.vault, 'modify');
+      const create = vi.spyOn(app.vault, 'create');
+      await port.write('Notes/note.md', 'changed');
+      expect(modify).toHaveBeenCalledTimes(1);
+      expect(create).not.toHaveBeenCalled();
+      expect(changes).toEqual([{ type: 'modify', path: 'Notes/note.md', kind: 'file' }]);
+      expect(await onDisk('Notes/note.md')).toBe('changed');
+    });
+
+    it('creates a new file and its folders through the vault, which indexes them', async () => {
+      await port.write('New/Sub/n.md', 'fresh');
+      expect(app.vault.getFolderByPath('New/Sub')).not.toBeNull();
+      expect(app.vault.getFileByPath('New/Sub/n.md')?.stat.size).toBe(5);
+      expect(changes).toEqual([
+        { type: 'create', path: 'New', kind: 'folder' },
+        { type: 'create', path: 'New/Sub', kind: 'folder' },
+        { type: 'create', path: 'New/Sub/n.md', kind: 'file' },
+      ]);
+    });
+
+    it('writes a file the index has not caught up with through the adapter, and reports it', async () => {
+      await seed('late.md', 'old');
+      await port.write('late.md', 'new');
+      expect(await onDisk('late.md')).toBe('new');
+      expect(changes).toEqual([{ type: 'modify', path: 'late.md', kind: 'file' }]);
+    });
+  });
+
+  describe('hidden paths', () => {
+    it('go through the adapter, stay out of the index, and still report every change', async () => {
+      const create = vi.spyOn(app.vault, 'create');
+      await port.write('.github/x.yml', 'on: push');
+      expect(await port.readText('.github/x.yml')).toBe('on: push');
+      expect(await port.process('.github/x.yml', (text) => `${text}\n`)).toBe('on: push\n');
+      await port.rename('.github/x.yml', '.github/y.yml');
+      await port.remove('.github');
+      expect(create).not.toHaveBeenCalled();
+      expect(app.vault.getAbstractFileByPath('.github')).toBeNull();
+      expect(await port.exists('.github')).toBe(false);
+      expect(changes).toEqual([
+        { type: 'create', path: '.github', kind: 'folder' },
+        { type: 'create', path: '.github/x.yml', kind: 'file' },
+        { type: 'modify', path: '.github/x.yml', kind: 'file' },
+        { type: 'rename', path: '.github/y.yml', oldPath: '.github/x.yml', kind: 'file' },
+        { type: 'delete', path: '.github', kind: 'folder' },
+      ]);
+    });
+  });
+
+  describe('process', () => {
+    it('goes through vault.process for a known file', async () => {
+      const process = vi.spyOn(app.vault, 'process');
+      expect(await port.process('top.md', (text) => `${text}!`)).toBe('top!');
+      expect(process).toHaveBeenCalledTimes(1);
+      expect(process.mock.calls[0]?.[0]).toBe(app.vault.getFileByPath('top.md'));
+      expect(changes).toEqual([{ type: 'modify', path: 'top.md', kind: 'file' }]);
+    });
+  });
+
+  describe('remove', () => {
+    it('moves an indexed file to the Obsidian trash, where it can be recovered', async () => {
+      await port.remove('top.md');
+      expect(await port.exists('top.md')).toBe(false);
+      expect(await onDisk('.trash/top.md')).toBe('top');
+      expect(app.vault.getAbstractFileByPath('top.md')).toBeNull();
+      expect(changes).toEqual([{ type: 'delete', path: 'top.md', kind: 'file' }]);
+    });
+
+    it('moves an indexed folder to the trash with its content, reporting each entry', async () => {
+      await port.remove('Notes');
+      expect(await onDisk('.trash/Notes/note.md')).toBe('note');
+      expect(changes).toEqual([
+        { type: 'delete', path: 'Notes/note.md', kind: 'file' },
+        { type: 'delete', path: 'Notes', kind: 'folder' },
+      ]);
+    });
+  });
+
+  describe('rename', () => {
+    it('moves through vault.rename, not fileManager.renameFile (core rewrites links)', async () => {
+      const rename = vi.spyOn(app.vault, 'rename');
+      const renameFile = vi.spyOn(app.fileManager, 'renameFile');
+      await port.rename('Notes', 'Archive/Notes');
+      expect(rename).toHaveBeenCalledTimes(1);
+      expect(renameFile).not.toHaveBeenCalled();
+      expect(app.vault.getFileByPath('Archive/Notes/note.md')).not.toBeNull();
+      expect(changes).toEqual([
+        { type: 'create', path: 'Archive', kind: 'folder' },
+        { type: 'rename', path: 'Archive/Notes', oldPath: 'Notes', kind: 'folder' },
+        { type: 'rename', path: 'Archive/Notes/note.md', oldPath: 'Notes/note.md', kind: 'file' },
+      ]);
+    });
+
+    it('turns a platform failure into an Io error', async () => {
+      await expect(port.rename('Notes', 'Notes/Inside')).rejects.toMatchObject({ code: 'Io', data: { operation: 'rename', path: 'Notes' } });
+    });
+  });
+
+  describe('writeBinary and readBinary', () => {
+    it('round-trip the bytes of a view at a non-zero offset', async () => {
+      const backing = Uint8Array.from([7, 7, 7, 0, 255, 128, 1, 7]);
+      const view = backing.subarray(3, 7);
+      await port.writeBinary('img/pixel.bin', view);
+      const read = await port.readBinary('img/pixel.bin');
+      expect(read).toBeInstanceOf(Uint8Array);
+      expect(Array.from(read)).toEqual([0, 255, 128, 1]);
+      expect(app.vault.getFileByPath('img/pixel.bin')?.stat.size).toBe(4);
+      await port.writeBinary('img/pixel.bin', backing.subarray(1, 3));
+      expect(Array.from(await readFile(join(dir, 'img/pixel.bin')))).toEqual([7, 7]);
+    });
+  });
+
+  describe('onChange', () => {
+    it('reports changes made outside the vault API once the watcher (reconcile) catches up', async () => {
+      await seed('Outside/new.md', 'x');
+      await writeFile(join(dir, 'top.md'), 'changed from outside');
+      await rm(join(dir, 'Notes'), { recursive: true });
+      await app.vault.reconcile();
+      expect(changes).toEqual([
+        { type: 'delete', path: 'Notes/note.md', kind: 'file' },
+        { type: 'delete', path: 'Notes', kind: 'folder' },
+        { type: 'create', path: 'Outside', kind: 'folder' },
+        { type: 'create', path: 'Outside/new.md', kind: 'file' },
+        { type: 'modify', path: 'top.md', kind: 'file' },
+      ]);
+    });
+
+    it('subscribes to the vault once and lets go of it when the last listener leaves', async () => {
+      const offref = vi.spyOn(app.vault, 'offref');
+      const second: VaultChange[] = [];
+      const leave = port.onChange((change) => second.push(change));
+      leave();
+      expect(offref).not.toHaveBeenCalled();
+      unsubscribe();
+      expect(offref).toHaveBeenCalledTimes(4);
+      await port.write('top.md', 'quiet');
+      expect(changes).toEqual([]);
+      expect(second).toEqual([]);
+    });
+  });
+});

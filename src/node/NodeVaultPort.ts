@@ -1,7 +1,14 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { IoError, NotFoundError, AlreadyExistsError, WrongKindError, isRecursaError } from '../core/errors';
+import {
+  AlreadyExistsError,
+  IoError,
+  NotFoundError,
+  WrongKindError,
+  fromPlatformError,
+  isMissingPathError,
+} from '../core/errors';
 import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
 import { compareCodePoints } from '../core/util/compareCodePoints';
 import { KeyedMutex } from '../core/util/KeyedMutex';
@@ -79,8 +86,8 @@ export class NodeVaultPort implements VaultPort {
 
   async stat(path: string): Promise<VaultStat | null> {
     const info = await stat(this.abs(path)).catch((error: unknown) => {
-      if (isMissing(error)) return null;
-      throw toIoError('stat', path, error);
+      if (isMissingPathError(error)) return null;
+      throw fromPlatformError('stat', path, error);
     });
     if (info === null) return null;
     const kind = info.isDirectory() ? 'folder' : 'file';
@@ -191,7 +198,7 @@ export class NodeVaultPort implements VaultPort {
     try {
       return await action();
     } catch (error) {
-      throw toIoError(operation, path, error);
+      throw fromPlatformError(operation, path, error);
     }
   }
 
@@ -257,22 +264,4 @@ export class NodeVaultPort implements VaultPort {
 function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
   if (a === null || b === null) return a === b;
   return a.mtimeMs === b.mtimeMs && a.size === b.size;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function toIoError(operation: string, path: string, error: unknown): Error {
-  if (isRecursaError(error)) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  // Listing a file, or making a folder where a file stands, is a kind mismatch, not a missing path.
-  if ((operation === 'list' || operation === 'mkdir') && (code === 'ENOTDIR' || code === 'EEXIST')) {
-    return new WrongKindError(path, 'folder');
-  }
-  if (isMissing(error)) return new NotFoundError(path);
-  if (code === 'EISDIR') return new WrongKindError(path, 'file');
-  if (code === 'EEXIST') return new AlreadyExistsError(path);
-  return new IoError(operation, error instanceof Error ? error.message : String(error), path);
 }

@@ -1,5 +1,5 @@
 import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
-import { AlreadyExistsError, IoError, NotFoundError, WrongKindError, isRecursaError } from '../core/errors';
+import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError } from '../core/errors';
 import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
@@ -323,7 +323,7 @@ export class ObsidianVaultPort implements VaultPort {
     try {
       return await action();
     } catch (error) {
-      throw toRecursaError(operation, path, error);
+      throw fromPlatformError(operation, path, error);
     }
   }
 }
@@ -348,20 +348,4 @@ function exactArrayBuffer(data: Uint8Array): ArrayBuffer {
   const copy = new Uint8Array(data.byteLength);
   copy.set(data);
   return copy.buffer;
-}
-
-function toRecursaError(operation: string, path: string, error: unknown): Error {
-  if (isRecursaError(error)) return error;
-  const code = errorCode(error);
-  if (code === 'ENOENT') return new NotFoundError(path);
-  if (code === 'EISDIR') return new WrongKindError(path, 'file');
-  if (code === 'ENOTDIR' && operation === 'list') return new WrongKindError(path, 'folder');
-  const detail = error instanceof Error ? error.message : String(error);
-  return new IoError(operation, detail, path);
-}
-
-/** The `code` of a platform error (`ENOENT`, …) when it has one; Obsidian passes desktop fs errors through. */
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }

@@ -11,3 +11,4 @@ export { NotFoundError } from './NotFoundError';
 export { PathRefusedError, type PathRule } from './PathRefusedError';
 export { WriteNotVerifiedError } from './WriteNotVerifiedError';
 export { WrongKindError } from './WrongKindError';
+export { fromPlatformError, isMissingPathError, platformErrorCode } from './fromPlatformError';

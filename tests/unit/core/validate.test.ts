@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../../../src/core/errors';
 import { describeValue, requireArray, requireString } from '../../../src/core/validate';
-
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
+import { thrownBy } from '../../helpers/errors';
 
 describe('requireString', () => {
   it('returns a string unchanged', () => {
@@ -21,7 +14,7 @@ describe('requireString', () => {
       ['', { nonEmpty: true }, 'a non-empty string'],
       ['abcd', { maxLength: 3 }, 'at most 3 characters'],
     ])('refuses %j', (value, limits, expected) => {
-      expect(thrownBy(() => requireString(value, 'arg', limits))).toMatchObject({
+      expect(thrownBy(() => requireString(value, 'arg', limits), InvalidArgumentError)).toMatchObject({
         code: 'InvalidArgument',
         data: { argument: 'arg', expected },
       });
@@ -31,8 +24,8 @@ describe('requireString', () => {
 
 describe('requireArray', () => {
   it('refuses non-arrays and long arrays', () => {
-    expect(thrownBy(() => requireArray('x', 'paths', 2))).toMatchObject({ code: 'InvalidArgument' });
-    expect(thrownBy(() => requireArray([1, 2, 3], 'paths', 2))).toMatchObject({ data: { expected: 'at most 2 items' } });
+    expect(thrownBy(() => requireArray('x', 'paths', 2), InvalidArgumentError)).toMatchObject({ code: 'InvalidArgument' });
+    expect(thrownBy(() => requireArray([1, 2, 3], 'paths', 2), InvalidArgumentError)).toMatchObject({ data: { expected: 'at most 2 items' } });
     expect(requireArray([1], 'paths', 2)).toEqual([1]);
   });
 });

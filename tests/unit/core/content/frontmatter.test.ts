@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter, validateFrontmatter } from '../../../../src/core/content/frontmatter';
 import { InvalidContentError, type ContentRule } from '../../../../src/core/errors/InvalidContentError';
+import { thrownBy, lines } from '../../../helpers/errors';
 
 const PATH = 'notes/Plan.md';
 const BOM = '\uFEFF';
 
-/** Joins lines with `\n` so each example shows its lines one per argument. */
-function lines(...parts: string[]): string {
-  return parts.join('\n');
-}
-
-function refusalOf(run: () => void): InvalidContentError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidContentError) return error;
-    throw error;
-  }
-  throw new Error('expected an InvalidContentError, but nothing was thrown');
-}
-
 function expectRefused(content: string, rule: ContentRule, line: number): InvalidContentError {
-  const error = refusalOf(() => validateFrontmatter(PATH, content));
+  const error = thrownBy(() => validateFrontmatter(PATH, content), InvalidContentError);
   expect(error.code).toBe('InvalidContent');
   expect(error.data).toEqual({ path: PATH, line, rule });
   return error;

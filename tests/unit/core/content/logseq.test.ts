@@ -2,28 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateLogseqBlocks } from '../../../../src/core/content/logseq';
 import { InvalidContentError, type ContentRule } from '../../../../src/core/errors/InvalidContentError';
+import { thrownBy, lines } from '../../../helpers/errors';
 
 const PATH = 'pages/Plan.md';
 const BOM = '\uFEFF';
 const FENCE = '```';
 
-/** Joins lines with `\n` so each example shows its lines one per argument; tabs are written `\t`. */
-function lines(...parts: string[]): string {
-  return parts.join('\n');
-}
-
-function refusalOf(run: () => void): InvalidContentError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidContentError) return error;
-    throw error;
-  }
-  throw new Error('expected an InvalidContentError, but nothing was thrown');
-}
-
 function expectRefused(content: string, rule: ContentRule, line: number): InvalidContentError {
-  const error = refusalOf(() => validateLogseqBlocks(PATH, content));
+  const error = thrownBy(() => validateLogseqBlocks(PATH, content), InvalidContentError);
   expect(error.code).toBe('InvalidContent');
   expect(error.data).toEqual({ path: PATH, line, rule });
   return error;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MARKDOWN_RULES, validateMarkdown, type MarkdownRules } from '../../../../src/core/content/validateMarkdown';
 import { InvalidContentError, type ContentRule } from '../../../../src/core/errors/InvalidContentError';
+import { thrownBy, lines } from '../../../helpers/errors';
 
 const PATH = 'pages/Plan.md';
 const PLAIN: MarkdownRules = { logseq: false };
@@ -15,23 +16,8 @@ const RULES: readonly ContentRule[] = [
   'logseq-property-position',
 ];
 
-/** Joins lines with `\n` so each example shows its lines one per argument; tabs are written `\t`. */
-function lines(...parts: string[]): string {
-  return parts.join('\n');
-}
-
-function refusalOf(run: () => void): InvalidContentError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidContentError) return error;
-    throw error;
-  }
-  throw new Error('expected an InvalidContentError, but nothing was thrown');
-}
-
 function expectRefused(content: string, rules: MarkdownRules, rule: ContentRule, line: number): InvalidContentError {
-  const error = refusalOf(() => validateMarkdown(PATH, content, rules));
+  const error = thrownBy(() => validateMarkdown(PATH, content, rules), InvalidContentError);
   expect(error.code).toBe('InvalidContent');
   expect(error.data).toEqual({ path: PATH, line, rule });
   return error;

@@ -7,21 +7,11 @@ import {
   normalizeVaultPath,
   type PathPolicy,
 } from '../../../../src/core/paths/pathPolicy';
+import { thrownBy } from '../../../helpers/errors';
 
 const policy = DEFAULT_PATH_POLICY;
 const customConfig: PathPolicy = { configDir: '.config-obsidian', protectedFolders: [] };
 const withPrivate: PathPolicy = { ...DEFAULT_PATH_POLICY, protectedFolders: ['Private', 'Work/Secret/'] };
-
-/** Runs `action` and returns the PathRefusedError it throws; fails the test on anything else. */
-function refusal(action: () => unknown): PathRefusedError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof PathRefusedError) return error;
-    throw error;
-  }
-  throw new Error('expected a PathRefusedError, but the path was accepted');
-}
 
 interface HostileCase {
   title: string;
@@ -184,7 +174,7 @@ describe('normalizeVaultPath', () => {
     });
 
     it.each(hostileCases)('refuses $title with rule $rule', ({ input, rule, path, policy: casePolicy }) => {
-      const error = refusal(() => normalizeVaultPath(input, casePolicy));
+      const error = thrownBy(() => normalizeVaultPath(input, casePolicy), PathRefusedError);
       expect(error.code).toBe('PathRefused');
       expect(error.data).toEqual({ path, rule });
     });
@@ -219,30 +209,30 @@ describe('normalizeVaultPath', () => {
     });
 
     it('still refuses an absolute root', () => {
-      const error = refusal(() => normalizeVaultPath('/', policy, { allowRoot: true }));
+      const error = thrownBy(() => normalizeVaultPath('/', policy, { allowRoot: true }), PathRefusedError);
       expect(error.data).toEqual({ path: '/', rule: 'absolute' });
     });
   });
 
   describe('when several rules are broken', () => {
     it('names the first rule in the documented order', () => {
-      expect(refusal(() => normalizeVaultPath('a*b/../x', policy)).data.rule).toBe('traversal');
-      expect(refusal(() => normalizeVaultPath('.git/CON', policy)).data.rule).toBe('protected-folder');
-      expect(refusal(() => normalizeVaultPath('/a\u0000', policy)).data.rule).toBe('control-character');
-      expect(refusal(() => normalizeVaultPath('CON.', policy)).data.rule).toBe('reserved-name');
+      expect(thrownBy(() => normalizeVaultPath('a*b/../x', policy), PathRefusedError).data.rule).toBe('traversal');
+      expect(thrownBy(() => normalizeVaultPath('.git/CON', policy), PathRefusedError).data.rule).toBe('protected-folder');
+      expect(thrownBy(() => normalizeVaultPath('/a\u0000', policy), PathRefusedError).data.rule).toBe('control-character');
+      expect(thrownBy(() => normalizeVaultPath('CON.', policy), PathRefusedError).data.rule).toBe('reserved-name');
     });
   });
 
   describe('when the policy names a custom config folder', () => {
     it('no longer protects the default folder but protects the configured one at any depth', () => {
       expect(normalizeVaultPath(`.obsidian/app.json`, customConfig)).toBe(`.obsidian/app.json`);
-      const error = refusal(() => normalizeVaultPath('sub/.CONFIG-OBSIDIAN/x', customConfig));
+      const error = thrownBy(() => normalizeVaultPath('sub/.CONFIG-OBSIDIAN/x', customConfig), PathRefusedError);
       expect(error.data).toEqual({ path: 'sub/.CONFIG-OBSIDIAN/x', rule: 'protected-folder' });
     });
 
     it('still protects .git and .trash', () => {
-      expect(refusal(() => normalizeVaultPath('.git/x', customConfig)).data.rule).toBe('protected-folder');
-      expect(refusal(() => normalizeVaultPath('.trash/x', customConfig)).data.rule).toBe('protected-folder');
+      expect(thrownBy(() => normalizeVaultPath('.git/x', customConfig), PathRefusedError).data.rule).toBe('protected-folder');
+      expect(thrownBy(() => normalizeVaultPath('.trash/x', customConfig), PathRefusedError).data.rule).toBe('protected-folder');
     });
   });
 
@@ -261,13 +251,13 @@ describe('normalizeVaultPath', () => {
 
   describe('when refusing', () => {
     it('says which path and which rule in the message', () => {
-      const error = refusal(() => normalizeVaultPath('../secrets.md', policy));
+      const error = thrownBy(() => normalizeVaultPath('../secrets.md', policy), PathRefusedError);
       expect(error.message).toContain('../secrets.md');
       expect(error.message).toContain('traversal');
     });
 
     it('serializes code and data for the trip across the worker boundary', () => {
-      const error = refusal(() => normalizeVaultPath('.git/config', policy));
+      const error = thrownBy(() => normalizeVaultPath('.git/config', policy), PathRefusedError);
       expect(structuredClone(error.toJSON())).toMatchObject({
         code: 'PathRefused',
         data: { path: '.git/config', rule: 'protected-folder' },

@@ -9,7 +9,7 @@ import {
   fromPlatformError,
   isMissingPathError,
 } from '../core/errors';
-import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
+import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { compareCodePoints } from '../core/util/compareCodePoints';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 
@@ -31,7 +31,7 @@ interface Fingerprint {
 /** `VaultPort` over a real folder with Node's `fs`. */
 export class NodeVaultPort implements VaultPort {
   readonly root: string;
-  private readonly listeners = new Set<VaultChangeListener>();
+  private readonly feed = new ChangeFeed((error) => console.error('Recursa: a vault change listener failed', error));
   private readonly locks = new KeyedMutex();
   /** What our own last write or delete left at a path, so the watcher does not report it again. */
   private readonly ownChanges = new Map<string, Fingerprint | null>();
@@ -150,17 +150,17 @@ export class NodeVaultPort implements VaultPort {
   }
 
   onChange(listener: VaultChangeListener): () => void {
-    this.listeners.add(listener);
+    const remove = this.feed.add(listener);
     if (this.watchEnabled && this.watcher === null) this.startWatching();
     return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.stopWatching();
+      remove();
+      if (this.feed.size === 0) this.stopWatching();
     };
   }
 
   /** Stops watching the folder; the port stays usable. */
   close(): void {
-    this.listeners.clear();
+    this.feed.clear();
     this.stopWatching();
   }
 
@@ -203,7 +203,7 @@ export class NodeVaultPort implements VaultPort {
   }
 
   private emit(change: VaultChange): void {
-    for (const listener of [...this.listeners]) listener(change);
+    this.feed.emit(change);
   }
 
   private recordOwn(path: string, fingerprint: Fingerprint | null): void {

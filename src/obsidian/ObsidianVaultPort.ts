@@ -1,6 +1,6 @@
 import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
 import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError } from '../core/errors';
-import type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from '../core/ports';
+import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
 
@@ -50,9 +50,24 @@ type Kind = 'file' | 'folder';
  */
 export class ObsidianVaultPort implements VaultPort {
   readonly root: string;
+  /**
+   * Whether something other than the source is at `to`. A change of case only (`a.md` to `A.md`)
+   * finds the source itself on case-insensitive disks, so there the exact name is looked up in
+   * the parent's listing instead; on case-sensitive disks a distinct `A.md` still counts.
+   */
+  private async destinationTaken(from: string, to: string): Promise<boolean> {
+    if (from.toLowerCase() !== to.toLowerCase()) {
+      return this.indexed(to) !== null || (await this.vault.adapter.exists(to));
+    }
+    const slash = to.lastIndexOf('/');
+    const listing = await this.vault.adapter.list(adapterPath(slash === -1 ? '' : to.slice(0, slash)));
+    return [...listing.files, ...listing.folders].map(stripLeadingSlash).includes(to);
+  }
+
   private readonly vault: ObsidianVaultSlice;
   private readonly fileManager: Pick<FileManager, 'trashFile'>;
-  private readonly listeners = new Set<VaultChangeListener>();
+  // A failing listener must not fail the change that has already happened.
+  private readonly feed = new ChangeFeed((error) => console.error('Recursa: a vault change listener failed', error));
   private readonly locks = new KeyedMutex();
   private subscriptions: EventRef[] = [];
 
@@ -185,11 +200,7 @@ export class ObsidianVaultPort implements VaultPort {
         const source = this.indexed(from);
         const kind = source === null ? await this.requireKind(from, null) : kindOf(source);
         if (from === to) return;
-        // A change of case only finds the source itself at the destination on case-insensitive disks.
-        const caseOnly = from.toLowerCase() === to.toLowerCase();
-        if (!caseOnly && (this.indexed(to) !== null || (await this.vault.adapter.exists(to)))) {
-          throw new AlreadyExistsError(to);
-        }
+        if (await this.destinationTaken(from, to)) throw new AlreadyExistsError(to);
         await this.ensureParents(to);
         if (source !== null && !this.isUnindexed(to)) {
           await this.vault.rename(source, to);
@@ -202,10 +213,10 @@ export class ObsidianVaultPort implements VaultPort {
   }
 
   onChange(listener: VaultChangeListener): () => void {
-    this.listeners.add(listener);
+    const remove = this.feed.add(listener);
     if (this.subscriptions.length === 0) this.subscribe();
     return () => {
-      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      if (!remove() || this.feed.size > 0) return;
       for (const ref of this.subscriptions) this.vault.offref(ref);
       this.subscriptions = [];
     };
@@ -226,14 +237,7 @@ export class ObsidianVaultPort implements VaultPort {
   }
 
   private emit(change: VaultChange): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch (error) {
-        // A failing listener must not fail the change that has already happened.
-        console.error('Recursa: a vault change listener failed', error);
-      }
-    }
+    this.feed.emit(change);
   }
 
   /**

@@ -222,6 +222,12 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         expect((await port.list('')).files).toContain('Top.md');
         expect(await onDisk('Top.md')).toBe('top');
       });
+      it('refuses to replace a distinct file whose name differs only in case', async () => {
+        await seed('Case.md', 'upper');
+        await seed('case.md', 'lower');
+        await expectCode(port.rename('case.md', 'Case.md'), 'AlreadyExists');
+        expect(await onDisk('Case.md')).toBe('upper');
+      });
       it('refuses to replace an existing destination', async () => {
         await expectCode(port.rename('top.md', 'Notes/existing.md'), 'AlreadyExists');
         expect(await onDisk('Notes/existing.md')).toBe('# Existing\n');

@@ -1,1 +1,2 @@
 export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';
+export { ChangeFeed } from './ChangeFeed';

@@ -11,7 +11,7 @@ export default defineConfig([
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.mjs', 'scripts/*.mjs', '.ci/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.mjs', 'scripts/*.mjs', 'tests/bench/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -36,7 +36,7 @@ export default defineConfig([
   },
   {
     // Node-only code: the headless runtime, tests, build scripts.
-    files: ['src/node/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.mjs', '*.mjs', '*.ts', '.ci/**/*.mjs'],
+    files: ['src/node/**/*.ts', 'tests/**/*.ts', 'tests/**/*.mjs', 'scripts/**/*.mjs', '*.mjs', '*.ts'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
       'obsidianmd/no-nodejs-modules': 'off',
@@ -51,7 +51,7 @@ export default defineConfig([
     // The one place in src the default config folder is named: the default for hosts without a
     // Vault (the Node runtime); the plugin passes `vault.configDir`. Tests name it to prove it is
     // protected; the install script takes it as an argument with Obsidian's default.
-    files: ['tests/**/*.ts', 'scripts/**/*.mjs', 'src/core/paths/pathPolicy.ts'],
+    files: ['tests/**/*.ts', 'tests/**/*.mjs', 'scripts/**/*.mjs', 'src/core/paths/pathPolicy.ts'],
     rules: { 'obsidianmd/hardcoded-config-path': 'off' },
   },
 ]);

@@ -8,6 +8,7 @@ import {
   WrongKindError,
   fromPlatformError,
   isMissingPathError,
+  platformErrorCode,
 } from '../core/errors';
 import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { compareCodePoints } from '../core/util/compareCodePoints';
@@ -165,13 +166,29 @@ export class NodeVaultPort implements VaultPort {
   }
 
   private async writeUnlocked(path: string, data: string | Uint8Array): Promise<void> {
-    const before = await this.stat(path);
-    if (before?.kind === 'folder') throw new WrongKindError(path, 'file');
-    await this.ensureParent(path);
-    await this.io('write', path, () => writeFile(this.abs(path), data));
-    const after = await this.stat(path);
-    this.recordOwn(path, after === null ? null : { mtimeMs: after.mtime, size: after.size });
-    this.emit({ type: before === null ? 'create' : 'modify', path, kind: 'file' });
+    const file = this.abs(path);
+    // Optimistic: one exclusive create in the common case, and only on failure find out why.
+    const created = await this.io('write', path, async () => {
+      try {
+        await writeFile(file, data, { flag: 'wx' });
+        return true;
+      } catch (error) {
+        const code = platformErrorCode(error);
+        if (code === 'EEXIST') {
+          await writeFile(file, data); // a folder here fails with EISDIR: WrongKind
+          return false;
+        }
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        await this.ensureParent(path); // a file in the way fails with WrongKind
+        await writeFile(file, data, { flag: 'wx' });
+        return true;
+      }
+    });
+    if (this.watcher !== null) {
+      const after = await this.stat(path);
+      this.recordOwn(path, after === null ? null : { mtimeMs: after.mtime, size: after.size });
+    }
+    this.emit({ type: created ? 'create' : 'modify', path, kind: 'file' });
   }
 
   private async ensureParent(path: string): Promise<void> {

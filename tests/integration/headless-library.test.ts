@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../helpers/tempVault';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/tempVault';
 
 type Library = typeof import('../../src/node/index');
 
@@ -13,30 +13,24 @@ const library = (): Promise<Library> =>
   import(/* @vite-ignore */ LIBRARY_URL) as Promise<Library>;
 
 describe('dist/recursa.mjs', () => {
-  let dir: string;
-  let remove: () => Promise<void>;
-
-  beforeEach(async () => {
-    ({ dir, remove } = await makeTempDir());
-  });
-  afterEach(async () => remove());
+  const temp = useTempDir();
 
   it('opens a real folder and works on it through mem', async () => {
     const { openVault } = await library();
-    await writeFile(join(dir, 'Existing.md'), '# Existing\n');
-    const { mem, close } = await openVault(dir);
-    expect(await mem.getGraphRoot()).toBe(dir);
+    await writeFile(join(temp.dir, 'Existing.md'), '# Existing\n');
+    const { mem, close } = await openVault(temp.dir);
+    expect(await mem.getGraphRoot()).toBe(temp.dir);
     await mem.writeFile('People/Ada.md', '---\ntags: [person]\n---\n# Ada\n');
     await mem.replaceInFile('Existing.md', '# Existing', '# Existing, edited');
     expect(await mem.listFiles()).toEqual(['Existing.md', 'People/']);
-    expect(await readFile(join(dir, 'People/Ada.md'), 'utf8')).toContain('# Ada');
+    expect(await readFile(join(temp.dir, 'People/Ada.md'), 'utf8')).toContain('# Ada');
     expect(await mem.getTokenCountForPaths(['Existing.md'])).toEqual([{ path: 'Existing.md', tokenCount: expect.any(Number) as number }]);
     await close();
   });
 
   it('refuses paths outside the vault with a typed error', async () => {
     const { openVault, PathRefusedError } = await library();
-    const { mem, close } = await openVault(dir);
+    const { mem, close } = await openVault(temp.dir);
     const error = await mem.readFile('../../etc/passwd').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PathRefusedError);
     await close();
@@ -44,15 +38,15 @@ describe('dist/recursa.mjs', () => {
 
   it('turns on Logseq rules for a Logseq graph', async () => {
     const { openVault } = await library();
-    await mkdir(join(dir, 'logseq'));
-    await writeFile(join(dir, 'logseq/config.edn'), '{}');
-    const { mem, close } = await openVault(dir, { watch: false });
+    await mkdir(join(temp.dir, 'logseq'));
+    await writeFile(join(temp.dir, 'logseq/config.edn'), '{}');
+    const { mem, close } = await openVault(temp.dir, { watch: false });
     await expect(mem.writeFile('pages/x.md', 'not a block\n')).rejects.toMatchObject({ code: 'InvalidContent' });
     await close();
   });
 
   it('fails clearly for a folder that does not exist', async () => {
     const { openVault } = await library();
-    await expect(openVault(join(dir, 'nope'))).rejects.toMatchObject({ code: 'NotFound' });
+    await expect(openVault(join(temp.dir, 'nope'))).rejects.toMatchObject({ code: 'NotFound' });
   });
 });

@@ -6,6 +6,7 @@ import type * as Obsidian from 'obsidian';
 import { KeyedMutex } from '../../../src/core/util/KeyedMutex';
 import { childPath, isRootPath, lastSegment, parentPath } from './paths';
 import { Platform } from './platform';
+import { isMissingPathError } from '../../../src/core/errors';
 
 /** The folder Obsidian's local trash uses, at the vault root. */
 export const LOCAL_TRASH_FOLDER = '.trash';
@@ -71,7 +72,7 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
         size: info.size,
       };
     } catch (error) {
-      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+      if (isMissingPathError(error)) return null;
       throw error;
     }
   }
@@ -174,12 +175,6 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
     const mtime = new Date(options.mtime);
     await utimes(this.getFullPath(normalizedPath), mtime, mtime);
   }
-}
-
-/** The `code` of a Node system error (`ENOENT`, …), if it is one. */
-export function errorCode(error: unknown): string | undefined {
-  if (!(error instanceof Error) || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }
 
 function nodeError(code: string, description: string, syscall: string, path: string): Error {

@@ -25,6 +25,8 @@ const plugin = {
   // Node builtins are deliberately not external: the plugin runs on mobile, where there are
   // none, so importing one must fail the build rather than fail on a phone.
   external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
+  // isomorphic-git uses the global `Buffer`, which mobile lacks.
+  inject: ['src/obsidian/bufferGlobal.ts'],
   logLevel: 'info',
   sourcemap: production ? false : 'inline',
   minify: production,

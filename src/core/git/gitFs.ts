@@ -1,0 +1,157 @@
+import { Buffer } from 'buffer/';
+import { isRecursaError } from '../errors';
+import type { VaultPort } from '../ports';
+
+/**
+ * The file-system client isomorphic-git needs, over the vault port — so git works wherever the
+ * port does (Obsidian's adapter on desktop and mobile, Node's fs headless).
+ *
+ * isomorphic-git's contract (its `docs/fs.md`): promise-returning `readFile, writeFile, unlink,
+ * readdir, mkdir, rmdir, stat, lstat` (+ `readlink, symlink`), failing with Node-style `code`s
+ * (`ENOENT`, `EEXIST`, `ENOTDIR`, `ENOTEMPTY`). Paths arrive absolute from `GIT_ROOT`.
+ *
+ * Two traps it avoids: every method is `async` (isomorphic-git takes an fs whose methods throw
+ * synchronously for a callback API and hangs), and `stat` reports stable values for every field
+ * the index compares (`mode, uid, gid, ino, dev`), which the vault port does not know — left
+ * undefined they become NaN and every status re-hashes every file.
+ */
+export interface GitFsPromises {
+  readFile(path: string, options?: string | { encoding?: string }): Promise<Uint8Array | string>;
+  writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
+  unlink(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  mkdir(path: string, options?: unknown): Promise<void>;
+  rmdir(path: string): Promise<void>;
+  stat(path: string): Promise<GitStat>;
+  lstat(path: string): Promise<GitStat>;
+  readlink(path: string): Promise<never>;
+  symlink(target: string, path: string): Promise<never>;
+}
+
+export interface GitStat {
+  type: 'file' | 'dir';
+  mode: number;
+  size: number;
+  ino: number;
+  dev: number;
+  uid: number;
+  gid: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** The `dir` to give isomorphic-git: the vault root. */
+export const GIT_ROOT = '/';
+
+const FILE_MODE = 0o100644;
+const FOLDER_MODE = 0o40000;
+
+export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
+  const promises: GitFsPromises = {
+    async readFile(path, options) {
+      const vaultPath = toVaultPath(path);
+      await requireKind(vault, vaultPath, 'file');
+      const bytes = await vault.readBinary(vaultPath).catch(rethrowAsFsError(path));
+      const encoding = typeof options === 'string' ? options : options?.encoding;
+      return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : toBuffer(bytes);
+    },
+    async writeFile(path, data) {
+      const vaultPath = toVaultPath(path);
+      const write = typeof data === 'string' ? vault.write(vaultPath, data) : vault.writeBinary(vaultPath, data);
+      await write.catch(rethrowAsFsError(path));
+    },
+    async unlink(path) {
+      const vaultPath = toVaultPath(path);
+      await requireKind(vault, vaultPath, 'file');
+      await vault.remove(vaultPath).catch(rethrowAsFsError(path));
+    },
+    async readdir(path) {
+      const vaultPath = toVaultPath(path);
+      await requireKind(vault, vaultPath, 'folder');
+      const { files, folders } = await vault.list(vaultPath).catch(rethrowAsFsError(path));
+      return [...folders, ...files].map((child) => child.slice(child.lastIndexOf('/') + 1));
+    },
+    async mkdir(path) {
+      const vaultPath = toVaultPath(path);
+      if ((await vault.stat(vaultPath)) !== null) throw fsError('EEXIST', path);
+      await vault.mkdir(vaultPath).catch(rethrowAsFsError(path));
+    },
+    async rmdir(path) {
+      const vaultPath = toVaultPath(path);
+      await requireKind(vault, vaultPath, 'folder');
+      const { files, folders } = await vault.list(vaultPath).catch(rethrowAsFsError(path));
+      // The port removes folders recursively; git only ever means an empty one.
+      if (files.length + folders.length > 0) throw fsError('ENOTEMPTY', path);
+      await vault.remove(vaultPath).catch(rethrowAsFsError(path));
+    },
+    async stat(path) {
+      const info = await vault.stat(toVaultPath(path));
+      if (info === null) throw fsError('ENOENT', path);
+      const isFile = info.kind === 'file';
+      return {
+        type: isFile ? 'file' : 'dir',
+        mode: isFile ? FILE_MODE : FOLDER_MODE,
+        size: info.size,
+        ino: 0,
+        dev: 0,
+        uid: 0,
+        gid: 0,
+        mtimeMs: info.mtime,
+        ctimeMs: info.ctime,
+        isFile: () => isFile,
+        isDirectory: () => !isFile,
+        isSymbolicLink: () => false,
+      };
+    },
+    async lstat(path) {
+      return promises.stat(path);
+    },
+    async readlink(path) {
+      throw fsError('ENOENT', path);
+    },
+    async symlink(_target, path) {
+      throw fsError('ENOSYS', path);
+    },
+  };
+  return { promises };
+}
+
+/** `/notes/a.md` → `notes/a.md`; `/` → `` (the vault root). */
+export function toVaultPath(path: string): string {
+  let start = 0;
+  while (path[start] === '/') start++;
+  let end = path.length;
+  while (end > start && path[end - 1] === '/') end--;
+  const trimmed = path.slice(start, end);
+  return trimmed === '.' ? '' : trimmed.startsWith('./') ? trimmed.slice(2) : trimmed;
+}
+
+async function requireKind(vault: VaultPort, path: string, kind: 'file' | 'folder'): Promise<void> {
+  const info = await vault.stat(path);
+  if (info === null) throw fsError('ENOENT', `/${path}`);
+  if (info.kind !== kind) throw fsError(kind === 'file' ? 'EISDIR' : 'ENOTDIR', `/${path}`);
+}
+
+function fsError(code: string, path: string): Error {
+  return Object.assign(new Error(`${code}: ${path}`), { code, path });
+}
+
+function rethrowAsFsError(path: string): (error: unknown) => never {
+  return (error: unknown) => {
+    if (isRecursaError(error) && error.code === 'NotFound') throw fsError('ENOENT', path);
+    if (isRecursaError(error) && error.code === 'WrongKind') throw fsError('ENOTDIR', path);
+    throw error;
+  };
+}
+
+/**
+ * isomorphic-git calls Buffer methods on what it reads; hand it a Buffer view of the same bytes.
+ * The npm polyfill (`buffer/`, the same one the plugin build injects) keeps core free of Node.
+ */
+function toBuffer(bytes: Uint8Array): Uint8Array {
+  // Ports hand out views of ordinary ArrayBuffers; wrapping (not copying) keeps large objects cheap.
+  return Buffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+}

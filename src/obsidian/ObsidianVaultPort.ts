@@ -50,20 +50,6 @@ type Kind = 'file' | 'folder';
  */
 export class ObsidianVaultPort implements VaultPort {
   readonly root: string;
-  /**
-   * Whether something other than the source is at `to`. A change of case only (`a.md` to `A.md`)
-   * finds the source itself on case-insensitive disks, so there the exact name is looked up in
-   * the parent's listing instead; on case-sensitive disks a distinct `A.md` still counts.
-   */
-  private async destinationTaken(from: string, to: string): Promise<boolean> {
-    if (from.toLowerCase() !== to.toLowerCase()) {
-      return this.indexed(to) !== null || (await this.vault.adapter.exists(to));
-    }
-    const slash = to.lastIndexOf('/');
-    const listing = await this.vault.adapter.list(adapterPath(slash === -1 ? '' : to.slice(0, slash)));
-    return [...listing.files, ...listing.folders].map(stripLeadingSlash).includes(to);
-  }
-
   private readonly vault: ObsidianVaultSlice;
   private readonly fileManager: Pick<FileManager, 'trashFile'>;
   // A failing listener must not fail the change that has already happened.
@@ -260,6 +246,20 @@ export class ObsidianVaultPort implements VaultPort {
     }
     await how.adapter();
     this.emit({ type: onDisk === null ? 'create' : 'modify', path, kind: 'file' });
+  }
+
+  /**
+   * Whether something other than the source is at `to`. A change of case only (`a.md` to `A.md`)
+   * finds the source itself on case-insensitive disks, so there the exact name is looked up in
+   * the parent's listing instead; on case-sensitive disks a distinct `A.md` still counts.
+   */
+  private async destinationTaken(from: string, to: string): Promise<boolean> {
+    if (from.toLowerCase() !== to.toLowerCase()) {
+      return this.indexed(to) !== null || (await this.vault.adapter.exists(to));
+    }
+    const slash = to.lastIndexOf('/');
+    const listing = await this.vault.adapter.list(adapterPath(slash === -1 ? '' : to.slice(0, slash)));
+    return [...listing.files, ...listing.folders].map(stripLeadingSlash).includes(to);
   }
 
   /** Creates each missing ancestor folder of `path`, outermost first. */

@@ -52,9 +52,8 @@ const FOLDER_MODE = 0o40000;
 export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
   const promises: GitFsPromises = {
     async readFile(path, options) {
-      const vaultPath = toVaultPath(path);
-      await requireKind(vault, vaultPath, 'file');
-      const bytes = await vault.readBinary(vaultPath).catch(rethrowAsFsError(path));
+      // isomorphic-git reads objects constantly: one port call, its NotFound/WrongKind mapped below.
+      const bytes = await vault.readBinary(toVaultPath(path)).catch(rethrowAsFsError(path));
       const encoding = typeof options === 'string' ? options : options?.encoding;
       return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : toBuffer(bytes);
     },
@@ -69,9 +68,7 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
       await vault.remove(vaultPath).catch(rethrowAsFsError(path));
     },
     async readdir(path) {
-      const vaultPath = toVaultPath(path);
-      await requireKind(vault, vaultPath, 'folder');
-      const { files, folders } = await vault.list(vaultPath).catch(rethrowAsFsError(path));
+      const { files, folders } = await vault.list(toVaultPath(path)).catch(rethrowAsFsError(path));
       return [...folders, ...files].map((child) => child.slice(child.lastIndexOf('/') + 1));
     },
     async mkdir(path) {
@@ -142,7 +139,9 @@ function fsError(code: string, path: string): Error {
 function rethrowAsFsError(path: string): (error: unknown) => never {
   return (error: unknown) => {
     if (isRecursaError(error) && error.code === 'NotFound') throw fsError('ENOENT', path);
-    if (isRecursaError(error) && error.code === 'WrongKind') throw fsError('ENOTDIR', path);
+    if (isRecursaError(error) && error.code === 'WrongKind') {
+      throw fsError(error.data.expected === 'file' ? 'EISDIR' : 'ENOTDIR', path);
+    }
     throw error;
   };
 }

@@ -63,6 +63,8 @@ describe.each(RUNTIMES)('createGitFs ($name)', (runtime) => {
       await expect(fs.stat('/missing')).rejects.toMatchObject({ code: 'ENOENT' });
       await expect(fs.mkdir('/')).rejects.toMatchObject({ code: 'EEXIST' });
       await expect(fs.readdir('/a.md')).rejects.toMatchObject({ code: 'ENOTDIR' });
+      await expect(fs.readdir('/missing')).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(fs.readFile('/')).rejects.toMatchObject({ code: 'EISDIR' });
       await fs.mkdir('/d');
       await fs.writeFile('/d/x', 'x');
       await expect(fs.rmdir('/d')).rejects.toMatchObject({ code: 'ENOTEMPTY' });

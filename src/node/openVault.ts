@@ -1,14 +1,24 @@
-import { createMem, resolveMemOptions, type Mem, type MemOptions } from '../core/mem';
+import { GitService, type GitServiceOptions } from '../core/git/GitService';
+import { createMem, resolveMemOptions, WriteSet, type Mem, type MemOptions, type MemSession } from '../core/mem';
 import { NodeVaultPort } from './NodeVaultPort';
 
 export interface OpenVaultOptions extends Partial<MemOptions> {
   /** Notice changes other programs make to the folder (recursive `fs.watch`). Default `true`. */
   watch?: boolean;
+  /**
+   * Keep the vault's history in git (default): the folder becomes a repository if it is not one,
+   * and the agent's changes are committed. `false` opens the files alone.
+   */
+  git?: boolean | Partial<Omit<GitServiceOptions, 'configDir'>>;
 }
 
 export interface OpenedVault {
   /** The agent's API over the folder. */
   mem: Mem;
+  /** The vault's history, or null when opened with `git: false`. */
+  git: GitService | null;
+  /** Whose run `mem` calls belong to (names the run in commit trailers). */
+  session: MemSession;
   /** Stops watching the folder. `mem` must not be used afterwards. */
   close: () => Promise<void>;
 }
@@ -22,12 +32,29 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, ...memOptions } = options;
+  const { watch, git: gitOption, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
   const resolved = await resolveMemOptions(port, memOptions);
-  const { mem } = createMem(port, resolved);
+  const writeSet = new WriteSet(port);
+  let git: GitService | null = null;
+  try {
+    if (gitOption !== false) {
+      git = await GitService.open(port, writeSet, { ...(gitOption === true ? {} : gitOption), configDir: resolved.configDir });
+    }
+  } catch (error) {
+    port.close();
+    throw error;
+  }
+  const session: MemSession = { runId: 'headless' };
+  const { mem } = createMem(port, resolved, { writeSet, git, session });
   return {
     mem,
-    close: async () => port.close(),
+    git,
+    session,
+    close: async () => {
+      await git?.whenSnapshotDone().catch(() => null);
+      git?.close();
+      port.close();
+    },
   };
 }

@@ -16,3 +16,14 @@ export function thrownBy<E extends Error>(action: () => unknown, type: abstract 
 export function lines(...parts: string[]): string {
   return parts.join('\n');
 }
+
+/** `thrownBy` for async actions: awaits `action` and returns the error it rejects with. */
+export async function rejectionOf<E extends Error>(action: () => Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof type) return error;
+    throw error;
+  }
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { gitCli } from '../helpers/gitCli';
 import { useTempDir } from '../helpers/tempVault';
 
 type Library = typeof import('../../src/node/index');
@@ -22,9 +24,22 @@ describe('dist/recursa.mjs', () => {
     expect(await mem.getGraphRoot()).toBe(temp.dir);
     await mem.writeFile('People/Ada.md', '---\ntags: [person]\n---\n# Ada\n');
     await mem.replaceInFile('Existing.md', '# Existing', '# Existing, edited');
-    expect(await mem.listFiles()).toEqual(['Existing.md', 'People/']);
+    expect(await mem.listFiles()).toEqual(['.gitignore', 'Existing.md', 'People/']);
     expect(await readFile(join(temp.dir, 'People/Ada.md'), 'utf8')).toContain('# Ada');
     expect(await mem.getTokenCountForPaths(['Existing.md'])).toEqual([{ path: 'Existing.md', tokenCount: expect.any(Number) as number }]);
+    expect(await mem.getChangedFiles()).toEqual(['Existing.md', 'People/Ada.md']);
+    const hash = await mem.commitChanges('Add Ada');
+    expect(gitCli(temp.dir, 'log', '--format=%H %s').trim().split('\n')[0]).toBe(`${hash} Add Ada`);
+    expect(gitCli(temp.dir, 'status', '--porcelain')).toBe('');
+    await close();
+  });
+
+  it('opens a folder without history when asked', async () => {
+    const { openVault, GitUnavailableError } = await library();
+    const { mem, git, close } = await openVault(temp.dir, { git: false });
+    expect(git).toBeNull();
+    await expect(mem.gitLog('')).rejects.toBeInstanceOf(GitUnavailableError);
+    expect(existsSync(join(temp.dir, '.git'))).toBe(false);
     await close();
   });
 

@@ -1,7 +1,13 @@
+import type { GitService } from '../git/GitService';
 import type { PathPolicy } from '../paths/pathPolicy';
 import type { VaultPort } from '../ports';
 import type { MemOptions } from './options';
 import type { WriteSet } from './WriteSet';
+
+/** Who is acting through `mem` right now; the agent loop sets `runId` for each run. */
+export interface MemSession {
+  runId: string;
+}
 
 /** What every `mem` operation works with. Built once per vault by `createMem`. */
 export interface MemContext {
@@ -9,4 +15,7 @@ export interface MemContext {
   readonly options: MemOptions;
   readonly policy: PathPolicy;
   readonly writeSet: WriteSet;
+  /** The vault's history, or null when the vault was opened without it. */
+  readonly git: GitService | null;
+  readonly session: MemSession;
 }

@@ -1,28 +1,91 @@
+import type { VaultPort } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 
-/** One path the agent wrote, renamed or deleted through `mem`. */
+/** Enough of a file's state to notice that someone changed it. */
+export interface FileFingerprint {
+  size: number;
+  mtime: number;
+}
+
+/** One file the agent wrote, renamed or deleted through `mem`. */
 export interface WriteSetEntry {
-  /** Vault-relative path (a file, or a folder that was deleted or renamed as a whole). */
+  /** Vault-relative file path. Folder operations are recorded file by file. */
   path: string;
-  /** Whether something existed at the path before the agent first touched it. */
+  /** Whether a file existed at the path before the agent first touched it. */
   existedBefore: boolean;
+  /** Id of the content before the agent first touched it, when an `OriginalStore` keeps it. */
+  original: string | null;
+  /** What the agent left at the path; null when it left nothing there. */
+  left: FileFingerprint | null;
+}
+
+/** Keeps the bytes of a file as they are now (the git layer stores them as a blob) and returns their id. */
+export interface OriginalStore {
+  save(path: string): Promise<string>;
 }
 
 /**
- * The agent's write-set: every path a `mem` call wrote, renamed (both names) or deleted since the
+ * The agent's write-set: every file a `mem` call wrote, renamed (both names) or deleted since the
  * set was last cleared. The git layer commits exactly this set, so the user's own edits to other
- * files are never swept into an agent commit.
+ * files are never swept into an agent commit; it restores files from it for checkpoints and
+ * discards, and its fingerprints tell when the user changed a file after the agent did.
  */
 export class WriteSet {
   private readonly entries = new Map<string, WriteSetEntry>();
+  private originals: OriginalStore | null = null;
 
-  /** Records a touch; the first touch of a path decides `existedBefore`. */
-  record(path: string, existedBefore: boolean): void {
-    if (!this.entries.has(path)) this.entries.set(path, { path, existedBefore });
+  constructor(private readonly vault: VaultPort) {}
+
+  /** From now on, keep the original content of every file the agent first touches. */
+  keepOriginals(store: OriginalStore | null): void {
+    this.originals = store;
+  }
+
+  /**
+   * Runs a `mem` mutation of `paths` (files, or paths where files will be): captures the state
+   * of paths touched for the first time, runs `mutate`, then fingerprints what it left. A
+   * mutation that throws records nothing new.
+   */
+  async track<T>(paths: readonly string[], mutate: () => Promise<T>): Promise<T> {
+    const fresh = new Map<string, WriteSetEntry>();
+    for (const path of new Set(paths)) {
+      if (this.entries.has(path)) continue;
+      const before = await this.vault.stat(path);
+      const existedBefore = before?.kind === 'file';
+      const original = existedBefore && this.originals !== null ? await this.originals.save(path) : null;
+      fresh.set(path, { path, existedBefore, original, left: null });
+    }
+    const result = await mutate();
+    for (const [path, entry] of fresh) this.entries.set(path, entry);
+    await this.refresh(paths);
+    return result;
+  }
+
+  /** Fingerprints the paths again (after the git layer restored them, say). */
+  async refresh(paths: Iterable<string>): Promise<void> {
+    for (const path of paths) {
+      const entry = this.entries.get(path);
+      if (entry !== undefined) entry.left = await fingerprint(this.vault, path);
+    }
+  }
+
+  /** The paths whose current state differs from what the agent left (edited by someone else). */
+  async changedByOthers(paths: Iterable<string> = this.entries.keys()): Promise<string[]> {
+    const changed: string[] = [];
+    for (const path of paths) {
+      const entry = this.entries.get(path);
+      if (entry === undefined) continue;
+      if (!sameFingerprint(entry.left, await fingerprint(this.vault, path))) changed.push(path);
+    }
+    return changed.sort(compareCodePoints);
   }
 
   has(path: string): boolean {
     return this.entries.has(path);
+  }
+
+  get(path: string): Readonly<WriteSetEntry> | undefined {
+    return this.entries.get(path);
   }
 
   get size(): number {
@@ -34,11 +97,25 @@ export class WriteSet {
     return [...this.entries.keys()].sort(compareCodePoints);
   }
 
-  list(): WriteSetEntry[] {
-    return this.paths().map((path) => ({ ...(this.entries.get(path) as WriteSetEntry) }));
+  /** Path and `existedBefore` of each entry, sorted by path. */
+  list(): { path: string; existedBefore: boolean }[] {
+    return this.paths().map((path) => ({ path, existedBefore: (this.entries.get(path) as WriteSetEntry).existedBefore }));
+  }
+
+  delete(path: string): void {
+    this.entries.delete(path);
   }
 
   clear(): void {
     this.entries.clear();
   }
+}
+
+async function fingerprint(vault: VaultPort, path: string): Promise<FileFingerprint | null> {
+  const info = await vault.stat(path);
+  return info?.kind === 'file' ? { size: info.size, mtime: info.mtime } : null;
+}
+
+function sameFingerprint(a: FileFingerprint | null, b: FileFingerprint | null): boolean {
+  return a === null || b === null ? a === b : a.size === b.size && a.mtime === b.mtime;
 }

@@ -1,18 +1,27 @@
 import { IoError, isRecursaError } from '../errors';
 import { pathPolicyOf, type MemOptions } from './options';
-import type { MemContext } from './MemContext';
+import type { MemContext, MemSession } from './MemContext';
 import type { VaultPort } from '../ports';
 import { WriteSet } from './WriteSet';
+import type { GitService } from '../git/GitService';
+import { commitChanges } from './commitChanges';
 import { createDir } from './createDir';
 import { deletePath } from './deletePath';
+import { discardChanges } from './discardChanges';
 import { fileExists } from './fileExists';
+import { getChangedFiles } from './getChangedFiles';
 import { getGraphRoot } from './getGraphRoot';
 import { getTokenCount } from './getTokenCount';
 import { getTokenCountForPaths } from './getTokenCountForPaths';
+import { gitDiff } from './gitDiff';
+import { gitLog } from './gitLog';
 import { listFiles } from './listFiles';
 import { readFile } from './readFile';
 import { rename } from './rename';
 import { replaceInFile } from './replaceInFile';
+import { revertCommit } from './revertCommit';
+import { revertToLastCheckpoint } from './revertToLastCheckpoint';
+import { saveCheckpoint } from './saveCheckpoint';
 import { updateFile } from './updateFile';
 import { writeFile } from './writeFile';
 
@@ -34,6 +43,14 @@ export const MEM_OPERATIONS = {
   getGraphRoot,
   getTokenCount,
   getTokenCountForPaths,
+  gitLog,
+  gitDiff,
+  getChangedFiles,
+  commitChanges,
+  saveCheckpoint,
+  revertToLastCheckpoint,
+  discardChanges,
+  revertCommit,
 } as const;
 
 type Bound<F> = F extends (ctx: MemContext, ...args: infer A) => infer R ? (...args: A) => R : never;
@@ -50,13 +67,29 @@ export interface MemInstance {
   context: MemContext;
 }
 
+export interface MemParts {
+  /** The agent's write-set; a new one by default. */
+  writeSet?: WriteSet;
+  /** The vault's history; without it the git methods say history is unavailable. */
+  git?: GitService | null;
+  /** Whose run the calls belong to; the agent loop updates `runId` per run. */
+  session?: MemSession;
+}
+
 /**
  * Builds `mem` over a vault. Every method validates its arguments, runs, and tags any error with
  * `caller: 'mem.<name>'`; unexpected errors from below become `IoError`s, so what reaches the
  * model is always a `RecursaError` with a code and a plain message.
  */
-export function createMem(vault: VaultPort, options: MemOptions, writeSet = new WriteSet()): MemInstance {
-  const context: MemContext = { vault, options, policy: pathPolicyOf(options), writeSet };
+export function createMem(vault: VaultPort, options: MemOptions, parts: MemParts = {}): MemInstance {
+  const context: MemContext = {
+    vault,
+    options,
+    policy: pathPolicyOf(options),
+    writeSet: parts.writeSet ?? new WriteSet(vault),
+    git: parts.git ?? null,
+    session: parts.session ?? { runId: 'manual' },
+  };
   const mem: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of MEM_METHOD_NAMES) {
     const operation = MEM_OPERATIONS[name] as (ctx: MemContext, ...args: unknown[]) => Promise<unknown>;

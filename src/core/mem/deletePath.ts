@@ -1,4 +1,5 @@
 import { NotFoundError } from '../errors';
+import { walkFiles } from '../ports';
 import { requirePath } from '../validate';
 import type { MemContext } from './MemContext';
 
@@ -15,8 +16,9 @@ import type { MemContext } from './MemContext';
  */
 export async function deletePath(ctx: MemContext, filePath: string): Promise<boolean> {
   const path = requirePath(filePath, ctx.policy);
-  if ((await ctx.vault.stat(path)) === null) throw new NotFoundError(path);
-  await ctx.vault.remove(path);
-  ctx.writeSet.record(path, true);
+  const info = await ctx.vault.stat(path);
+  if (info === null) throw new NotFoundError(path);
+  const files = info.kind === 'file' ? [path] : await walkFiles(ctx.vault, path);
+  await ctx.writeSet.track(files, () => ctx.vault.remove(path));
   return true;
 }

@@ -1,5 +1,5 @@
-export { createMem, MEM_METHOD_NAMES, MEM_OPERATIONS, type Mem, type MemInstance, type MemMethodName } from './createMem';
-export type { MemContext } from './MemContext';
+export { createMem, MEM_METHOD_NAMES, MEM_OPERATIONS, type Mem, type MemInstance, type MemMethodName, type MemParts } from './createMem';
+export type { MemContext, MemSession } from './MemContext';
 export { DEFAULT_MEM_OPTIONS, LOGSEQ_CONFIG_PATH, resolveMemOptions, type MemOptions } from './options';
 export type { PathTokenCount } from './getTokenCountForPaths';
-export { WriteSet, type WriteSetEntry } from './WriteSet';
+export { WriteSet, type FileFingerprint, type OriginalStore, type WriteSetEntry } from './WriteSet';

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, NotFoundError } from '../errors';
+import { walkFiles } from '../ports';
 import { requirePath } from '../validate';
 import type { MemContext } from './MemContext';
 
@@ -25,8 +26,10 @@ export async function rename(ctx: MemContext, oldPath: string, newPath: string):
   if (to.toLowerCase().startsWith(`${from.toLowerCase()}/`)) {
     throw new InvalidArgumentError('newPath', `a path outside "${from}"`, `"${to}", inside it`);
   }
-  await ctx.vault.rename(from, to);
-  ctx.writeSet.record(from, true);
-  ctx.writeSet.record(to, false);
+  const info = await ctx.vault.stat(from);
+  if (info === null) throw new NotFoundError(from);
+  const moved = info.kind === 'file' ? [from] : await walkFiles(ctx.vault, from);
+  const arriving = moved.map((path) => to + path.slice(from.length));
+  await ctx.writeSet.track([...moved, ...arriving], () => ctx.vault.rename(from, to));
   return true;
 }

@@ -29,15 +29,16 @@ export async function replaceInFile(
   const path = requirePath(filePath, ctx.policy);
   const needle = requireString(search, 'search', { nonEmpty: true });
   const insert = requireString(replacement, 'replacement');
-  const written = await ctx.vault.process(path, (current) => {
-    const at = current.indexOf(needle);
-    const count = at === -1 ? 0 : countOccurrences(current, needle, at);
-    if (count !== 1) throw new MatchCountError(path, count);
-    const next = current.slice(0, at) + insert + current.slice(at + needle.length);
-    checkContent(ctx, path, next, 'replacement');
-    return next;
-  });
-  ctx.writeSet.record(path, true);
+  const written = await ctx.writeSet.track([path], () =>
+    ctx.vault.process(path, (current) => {
+      const at = current.indexOf(needle);
+      const count = at === -1 ? 0 : countOccurrences(current, needle, at);
+      if (count !== 1) throw new MatchCountError(path, count);
+      const next = current.slice(0, at) + insert + current.slice(at + needle.length);
+      checkContent(ctx, path, next, 'replacement');
+      return next;
+    }),
+  );
   await verifyWritten(ctx, path, written);
   return true;
 }

@@ -30,11 +30,12 @@ export async function updateFile(
   const expected = requireString(oldContent, 'oldContent');
   const next = requireString(newContent, 'newContent');
   checkContent(ctx, path, next, 'newContent');
-  await ctx.vault.process(path, (current) => {
-    if (current !== expected) throw new ConflictError(path);
-    return next;
-  });
-  ctx.writeSet.record(path, true);
+  await ctx.writeSet.track([path], () =>
+    ctx.vault.process(path, (current) => {
+      if (current !== expected) throw new ConflictError(path);
+      return next;
+    }),
+  );
   await verifyWritten(ctx, path, next);
   return true;
 }

@@ -24,8 +24,7 @@ export async function writeFile(ctx: MemContext, filePath: string, content: stri
   checkContent(ctx, path, text);
   const before = await ctx.vault.stat(path);
   if (before?.kind === 'folder') throw new WrongKindError(path, 'file');
-  await ctx.vault.write(path, text);
-  ctx.writeSet.record(path, before !== null);
+  await ctx.writeSet.track([path], () => ctx.vault.write(path, text));
   await verifyWritten(ctx, path, text);
   return true;
 }

@@ -1,2 +1,4 @@
 export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';
 export { ChangeFeed } from './ChangeFeed';
+export { walkFiles } from './walkFiles';
+export { readTextIfExists } from './readTextIfExists';

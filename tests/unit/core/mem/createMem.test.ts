@@ -19,6 +19,14 @@ describe('createMem', () => {
         'replaceInFile',
         'updateFile',
         'writeFile',
+        'gitLog',
+        'gitDiff',
+        'getChangedFiles',
+        'commitChanges',
+        'saveCheckpoint',
+        'revertToLastCheckpoint',
+        'discardChanges',
+        'revertCommit',
       ].sort(),
     );
   });

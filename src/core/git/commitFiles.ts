@@ -1,0 +1,107 @@
+import type { VaultStat } from '../ports';
+import { compareCodePoints } from '../util/compareCodePoints';
+import { serializeCommit, type Signature } from './commitObjects';
+import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
+import { indexEntryFor, modeString } from './indexState';
+import { LockedUpdate } from './lockedUpdate';
+import type { GitRepository } from './repository';
+import { FILE_MODE } from './treeObjects';
+import { updateTree, type BlobRef } from './treeEdit';
+
+/** A file as it will be committed: its blob (already in the object store) or its absence. */
+export interface StagedFile {
+  path: string;
+  /** Blob id of the content, or null to delete the path. */
+  oid: string | null;
+  /**
+   * The file's stat when `oid` is what the vault holds now, for the index entry; null when the
+   * vault holds something else (the entry then makes git look at the file again).
+   */
+  stat: VaultStat | null;
+}
+
+const UNKNOWN_STAT: VaultStat = { kind: 'file', size: 0, mtime: 0, ctime: 0 };
+
+export interface CommitResult {
+  hash: string;
+  /** The paths whose committed content changed, sorted. */
+  changed: string[];
+}
+
+/**
+ * Stores the current content of `paths` as blobs. Runs before any lock is taken: objects nobody
+ * references yet are harmless. `onFile` is called after each file (for progress and yielding).
+ */
+export async function stageFiles(
+  repo: GitRepository,
+  paths: Iterable<string>,
+  onFile?: (done: number) => Promise<void> | void,
+): Promise<StagedFile[]> {
+  const staged: StagedFile[] = [];
+  for (const path of paths) {
+    const stat = await repo.vault.stat(path);
+    if (stat?.kind === 'file') {
+      const bytes = await repo.vault.readBinary(path);
+      staged.push({ path, oid: await repo.store.write('blob', bytes), stat: { ...stat, size: bytes.byteLength } });
+    } else {
+      staged.push({ path, oid: null, stat: null });
+    }
+    await onFile?.(staged.length);
+  }
+  return staged;
+}
+
+/**
+ * Commits HEAD's tree with `files` applied — and nothing else: entries the user staged for other
+ * paths stay staged, other working-tree edits stay uncommitted. Only the trees along the changed
+ * paths are rewritten and only the changed index entries are replaced, so the cost follows the
+ * change, not the vault. Returns null when no file differs from HEAD (no empty commits).
+ */
+export async function commitStaged(
+  repo: GitRepository,
+  files: readonly StagedFile[],
+  message: string,
+  signature: Signature,
+): Promise<CommitResult | null> {
+  await repo.requireNoOperationInProgress();
+  const indexPath = `${repo.gitdir}/index`;
+  const planned = await repo.head();
+  const update = await LockedUpdate.acquire(repo.vault, repo.gitdir, [indexPath, planned.refFile], repo.lockWait);
+  try {
+    // Read again under the locks: another program may have committed while we waited.
+    const head = await repo.head();
+    if (head.refFile !== planned.refFile) throw new Error('HEAD moved to another branch during the commit; try again');
+    const parentTree = await repo.treeOf(head.oid);
+    const index = await repo.index.read();
+    const changes = new Map<string, BlobRef | null>();
+    const entries = new Map<string, IndexEntry | null>();
+    for (const file of files) {
+      const current = await repo.trees.lookup(parentTree, file.path);
+      if (file.oid === null) {
+        if (current !== null) changes.set(file.path, null);
+        entries.set(file.path, null);
+        continue;
+      }
+      const mode = current?.mode ?? modeString(index.byPath.get(file.path)?.mode ?? parseInt(FILE_MODE, 8));
+      if (current === null || current.oid !== file.oid || current.mode !== mode) changes.set(file.path, { oid: file.oid, mode });
+      entries.set(file.path, indexEntryFor(file.path, file.oid, file.stat ?? UNKNOWN_STAT, parseInt(mode, 8)));
+    }
+    if (changes.size === 0) return null;
+
+    const tree = await updateTree(repo.trees, parentTree, changes);
+    const commit = serializeCommit({ tree, parents: head.oid === null ? [] : [head.oid], author: signature, committer: signature, message });
+    const hash = await repo.store.write('commit', commit);
+
+    const nextEntries = index.data.entries.filter((entry) => !entries.has(entry.path));
+    for (const entry of entries.values()) if (entry !== null) nextEntries.push(entry);
+    nextEntries.sort((a, b) => compareCodePoints(a.path, b.path) || a.stage - b.stage);
+    const nextIndex = { version: index.data.version, entries: nextEntries, extensions: extensionsSafeToKeep(index.data.extensions) };
+    await update.stage(indexPath, await serializeIndex(nextIndex));
+    await update.stage(head.refFile, `${hash}\n`);
+    await update.apply();
+    await repo.index.adopt(nextIndex);
+    return { hash, changed: [...changes.keys()].sort(compareCodePoints) };
+  } finally {
+    await update.release();
+  }
+}

@@ -1,0 +1,107 @@
+import type { VaultPort, VaultStat } from '../ports';
+import { parseIndex, type GitIndexData, type IndexEntry } from './indexFile';
+
+/** A parsed index and what is needed to trust it. */
+export interface IndexSnapshot {
+  data: GitIndexData;
+  /** Stage-0 entries by path. */
+  byPath: ReadonlyMap<string, IndexEntry>;
+  /** Paths with unmerged (stage 1–3) entries. */
+  conflicted: ReadonlySet<string>;
+  /** The index file's size and mtime when read; null when there is no index yet. */
+  file: { size: number; mtime: number } | null;
+}
+
+/**
+ * The index, parsed once and reused until the file changes (another git program may rewrite
+ * it at any time, so every read checks the file's size and mtime first).
+ */
+export class IndexCache {
+  private snapshot: IndexSnapshot | null = null;
+
+  constructor(
+    private readonly vault: VaultPort,
+    readonly path = '.git/index',
+  ) {}
+
+  async read(): Promise<IndexSnapshot> {
+    const info = await this.vault.stat(this.path);
+    const cached = this.snapshot;
+    if (cached !== null && sameFile(cached.file, info)) return cached;
+    const data = info === null ? { version: 2 as const, entries: [], extensions: [] } : await parseIndex(await this.vault.readBinary(this.path));
+    this.snapshot = snapshotOf(data, info);
+    return this.snapshot;
+  }
+
+  /** Takes the entries Recursa itself just wrote, so the next read need not parse them again. */
+  async adopt(data: GitIndexData): Promise<IndexSnapshot> {
+    this.snapshot = snapshotOf(data, await this.vault.stat(this.path));
+    return this.snapshot;
+  }
+}
+
+function snapshotOf(data: GitIndexData, info: VaultStat | null): IndexSnapshot {
+  const byPath = new Map<string, IndexEntry>();
+  const conflicted = new Set<string>();
+  for (const entry of data.entries) {
+    if (entry.stage === 0) byPath.set(entry.path, entry);
+    else conflicted.add(entry.path);
+  }
+  return { data, byPath, conflicted, file: info === null ? null : { size: info.size, mtime: info.mtime } };
+}
+
+function sameFile(known: IndexSnapshot['file'], info: VaultStat | null): boolean {
+  return known === null ? info === null : info !== null && known.size === info.size && known.mtime === info.mtime;
+}
+
+const FILE_MODE = 0o100644;
+
+/** An index entry for a file as it is now in the vault (`dev`, `ino`, `uid`, `gid` are unknown to the port: 0). */
+export function indexEntryFor(path: string, oid: string, stat: VaultStat, mode = FILE_MODE): IndexEntry {
+  const ctime = splitTime(stat.ctime);
+  const mtime = splitTime(stat.mtime);
+  return {
+    path,
+    ctimeSeconds: ctime.seconds,
+    ctimeNanoseconds: ctime.nanoseconds,
+    mtimeSeconds: mtime.seconds,
+    mtimeNanoseconds: mtime.nanoseconds,
+    dev: 0,
+    ino: 0,
+    mode,
+    uid: 0,
+    gid: 0,
+    size: stat.size,
+    oid,
+    stage: 0,
+    assumeValid: false,
+    skipWorktree: false,
+    intentToAdd: false,
+  };
+}
+
+function splitTime(ms: number): { seconds: number; nanoseconds: number } {
+  const whole = Math.floor(ms);
+  return { seconds: Math.floor(whole / 1000), nanoseconds: (whole % 1000) * 1_000_000 };
+}
+
+/** An entry's mtime in whole milliseconds, the precision the vault port reports. */
+export function entryMtimeMs(entry: IndexEntry): number {
+  return entry.mtimeSeconds * 1000 + Math.floor(entry.mtimeNanoseconds / 1_000_000);
+}
+
+/**
+ * Whether the file on disk is certainly what the entry recorded, judged by size and mtime alone
+ * (the port knows no inode or device numbers). An entry written in the same millisecond as the
+ * index itself is "racily clean" — the file may have changed after — and is not trusted.
+ */
+export function statMatches(entry: IndexEntry, stat: VaultStat, indexMtime: number | null): boolean {
+  const mtime = entryMtimeMs(entry);
+  if (entry.size !== stat.size || mtime !== Math.floor(stat.mtime)) return false;
+  return indexMtime === null || mtime < Math.floor(indexMtime);
+}
+
+/** Git's mode number as a tree writes it. */
+export function modeString(mode: number): string {
+  return mode.toString(8);
+}

@@ -1,0 +1,57 @@
+import { GitUnavailableError } from '../errors';
+import type { VaultPort } from '../ports';
+import type { CommitObject } from './commitObjects';
+import { GitObjectStore } from './gitObjects';
+import { IndexCache } from './indexState';
+import type { LockWait } from './lockedUpdate';
+import { readHead, type HeadState } from './refs';
+import { TreeReader } from './treeEdit';
+
+const MAX_CACHED_COMMITS = 20_000;
+
+/** One git repository at the vault root, read and written through the vault port. */
+export class GitRepository {
+  readonly gitdir = '.git';
+  readonly store: GitObjectStore;
+  readonly trees: TreeReader;
+  readonly index: IndexCache;
+  private readonly commits = new Map<string, CommitObject>();
+
+  constructor(
+    readonly vault: VaultPort,
+    readonly lockWait: LockWait = {},
+  ) {
+    this.store = new GitObjectStore(vault, this.gitdir);
+    this.trees = new TreeReader(this.store);
+    this.index = new IndexCache(vault, `${this.gitdir}/index`);
+  }
+
+  head(): Promise<HeadState> {
+    return readHead(this.vault, this.gitdir);
+  }
+
+  async readCommit(oid: string): Promise<CommitObject> {
+    const cached = this.commits.get(oid);
+    if (cached !== undefined) return cached;
+    const commit = await this.store.readCommit(oid);
+    if (this.commits.size >= MAX_CACHED_COMMITS) this.commits.delete(this.commits.keys().next().value as string);
+    this.commits.set(oid, commit);
+    return commit;
+  }
+
+  /** The root tree of a commit, or null for no commit (an unborn branch). */
+  async treeOf(commit: string | null): Promise<string | null> {
+    return commit === null ? null : (await this.readCommit(commit)).tree;
+  }
+
+  /** Refuses to commit in the middle of a merge, rebase, cherry-pick or revert another tool started. */
+  async requireNoOperationInProgress(): Promise<void> {
+    for (const marker of ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply']) {
+      if (await this.vault.exists(`${this.gitdir}/${marker}`)) {
+        throw new GitUnavailableError(
+          `a git operation is in progress in this vault (.git/${marker} exists). Finish or abort it with your git tool first.`,
+        );
+      }
+    }
+  }
+}

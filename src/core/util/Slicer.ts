@@ -1,0 +1,22 @@
+import { sleep } from './sleep';
+
+/**
+ * Cuts long work into slices so the app stays responsive: `maybeYield()` hands the event loop
+ * back (a macrotask, so rendering and timers run) once `budgetMs` of work has passed since the
+ * last yield. Awaiting I/O is not enough on its own: cached reads resolve as microtasks.
+ */
+export class Slicer {
+  private sliceStart = Date.now();
+  /** Number of times work was paused; for progress reports and tests. */
+  yields = 0;
+
+  constructor(private readonly budgetMs = 30) {}
+
+  async maybeYield(): Promise<boolean> {
+    if (Date.now() - this.sliceStart < this.budgetMs) return false;
+    await sleep(0);
+    this.yields++;
+    this.sliceStart = Date.now();
+    return true;
+  }
+}

@@ -1,0 +1,88 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserEditsError } from '../../../../src/core/errors';
+import { rejectionOf } from '../../../helpers/errors';
+import { gitCli } from '../../../helpers/gitCli';
+import { useGitVault } from '../../../helpers/gitVault';
+import { RUNTIMES } from '../../../helpers/memHarness';
+
+const seedNotes = async (dir: string): Promise<void> => {
+  await mkdir(join(dir, 'Notes'), { recursive: true });
+  await writeFile(join(dir, 'Notes/a.md'), 'a v1\n');
+  await writeFile(join(dir, 'Notes/b.md'), 'b v1\n');
+  await writeFile(join(dir, 'Other.md'), 'other v1\n');
+};
+
+describe.each(RUNTIMES)('GitService checkpoints and discards ($name)', (runtime) => {
+  const vault = useGitVault(runtime, { before: seedNotes });
+  const exists = async (path: string): Promise<boolean> => vault.mem.fileExists(path);
+
+  it('revertToLastCheckpoint restores the checkpoint, and the state before it for files touched later', async () => {
+    await vault.mem.writeFile('Notes/a.md', 'a v2\n');
+    await vault.mem.writeFile('Notes/new.md', 'new v1\n');
+    expect(await vault.mem.saveCheckpoint()).toBe(true);
+    await vault.mem.writeFile('Notes/a.md', 'a v3\n');
+    await vault.mem.deletePath('Notes/new.md');
+    await vault.mem.writeFile('Notes/b.md', 'b v2\n');
+    await vault.mem.writeFile('Notes/later.md', 'later\n');
+    expect(await vault.mem.revertToLastCheckpoint()).toBe(true);
+    expect(await vault.disk('Notes/a.md')).toBe('a v2\n');
+    expect(await vault.disk('Notes/new.md')).toBe('new v1\n');
+    expect(await vault.disk('Notes/b.md')).toBe('b v1\n');
+    expect(await exists('Notes/later.md')).toBe(false);
+    // Reverting twice lands on the same state; the result is committed like any agent work.
+    await vault.mem.writeFile('Notes/a.md', 'a v4\n');
+    await vault.mem.revertToLastCheckpoint();
+    expect(await vault.disk('Notes/a.md')).toBe('a v2\n');
+    await vault.mem.commitChanges('Keep the checkpoint state');
+    expect(gitCli(vault.dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n')).toEqual(['M\tNotes/a.md', 'A\tNotes/new.md']);
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('revertToLastCheckpoint is false without a checkpoint, and a commit ends the checkpoint', async () => {
+    expect(await vault.mem.revertToLastCheckpoint()).toBe(false);
+    await vault.mem.writeFile('Notes/a.md', 'a v2\n');
+    await vault.mem.saveCheckpoint();
+    await vault.mem.commitChanges('Edit a');
+    expect(await vault.mem.revertToLastCheckpoint()).toBe(false);
+    expect(await vault.disk('Notes/a.md')).toBe('a v2\n');
+  });
+
+  it('discardChanges returns the agent files to how they were and leaves the user files alone', async () => {
+    await vault.userWrite('Other.md', 'other, edited by the user\n');
+    await vault.mem.writeFile('Notes/a.md', 'a v2\n');
+    await vault.mem.rename('Notes/b.md', 'Notes/b2.md');
+    await vault.mem.writeFile('Created.md', 'created\n');
+    expect(await vault.mem.discardChanges()).toBe(true);
+    expect(await vault.disk('Notes/a.md')).toBe('a v1\n');
+    expect(await vault.disk('Notes/b.md')).toBe('b v1\n');
+    expect(await exists('Notes/b2.md')).toBe(false);
+    expect(await exists('Created.md')).toBe(false);
+    expect(await vault.disk('Other.md')).toBe('other, edited by the user\n');
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe(' M Other.md\n');
+    expect(await vault.mem.discardChanges()).toBe(false);
+  });
+
+  it('discardChanges keeps uncommitted user edits the agent then built on', async () => {
+    await vault.userWrite('Notes/a.md', 'a with the user edit\n');
+    await vault.mem.replaceInFile('Notes/a.md', 'user edit', 'user edit and the agent edit');
+    await vault.mem.discardChanges();
+    expect(await vault.disk('Notes/a.md')).toBe('a with the user edit\n');
+  });
+
+  it('stops, restoring nothing, when the user edited a file the agent touched', async () => {
+    await vault.mem.writeFile('Notes/a.md', 'a v2\n');
+    await vault.mem.writeFile('Notes/b.md', 'b v2\n');
+    await vault.mem.saveCheckpoint();
+    await vault.mem.writeFile('Notes/b.md', 'b v3\n');
+    await vault.userWrite('Notes/a.md', 'a v2 plus the user edit\n');
+    const revert = await rejectionOf(() => vault.mem.revertToLastCheckpoint(), UserEditsError);
+    expect(revert.data).toMatchObject({ paths: ['Notes/a.md'] });
+    expect(revert.message).toContain('"Notes/a.md"');
+    const discard = await rejectionOf(() => vault.mem.discardChanges(), UserEditsError);
+    expect(discard.data).toMatchObject({ paths: ['Notes/a.md'] });
+    expect(await vault.disk('Notes/a.md')).toBe('a v2 plus the user edit\n');
+    expect(await vault.disk('Notes/b.md')).toBe('b v3\n');
+  });
+});

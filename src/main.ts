@@ -1,16 +1,23 @@
-import { Plugin } from 'obsidian';
-import { createMem, resolveMemOptions, type MemInstance } from './core/mem';
+import { Notice, Plugin } from 'obsidian';
+import { GitService } from './core/git/GitService';
+import { isRecursaError } from './core/errors';
+import { createMem, resolveMemOptions, WriteSet, type MemInstance } from './core/mem';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 
 /** Wires the Obsidian adapters into core. The UI arrives in its own modules. */
 export default class RecursaPlugin extends Plugin {
   private memInstance: MemInstance | null = null;
+  private git: GitService | null = null;
 
   override async onload(): Promise<void> {
     // Vault events fire for every file while Obsidian starts; wait until the layout is ready.
     this.app.workspace.onLayoutReady(() => {
       void this.startCore();
     });
+  }
+
+  override onunload(): void {
+    this.git?.close();
   }
 
   /** The agent's `mem`, once the vault is ready; `null` before that. */
@@ -21,6 +28,19 @@ export default class RecursaPlugin extends Plugin {
   private async startCore(): Promise<void> {
     const port = new ObsidianVaultPort(this.app);
     const options = await resolveMemOptions(port, { configDir: this.app.vault.configDir });
-    this.memInstance = createMem(port, options);
+    const writeSet = new WriteSet(port);
+    try {
+      this.git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir });
+      this.git.whenSnapshotDone().catch((error: unknown) => this.reportGitError(error));
+    } catch (error) {
+      // Without history the agent still works; its changes simply cannot be committed or undone.
+      this.reportGitError(error);
+    }
+    this.memInstance = createMem(port, options, { writeSet, git: this.git });
+  }
+
+  private reportGitError(error: unknown): void {
+    const message = isRecursaError(error) || error instanceof Error ? error.message : String(error);
+    new Notice(`Recursa: version history is off. ${message}`, 10_000);
   }
 }

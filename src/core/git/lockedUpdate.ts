@@ -9,23 +9,26 @@ export interface LockWait {
   pollMs?: number;
 }
 
+
 /**
  * Replaces files in `.git` (the index, a branch ref) the way git does, so the `git` CLI and other
  * tools see either the old or the new state and a crash loses nothing:
  *
- * 1. `acquire` takes git's own lock for each target (`<file>.lock`), waiting a little for another
- *    program that holds one — and never deleting a lock it did not make;
- * 2. `stage` writes the new content into the lock files;
- * 3. `apply` records the decided update in a journal, moves each lock over its target, and removes
- *    the journal. The port cannot rename over an existing file, so each move is remove + rename;
- *    if the process dies in between, `recoverLockedUpdate` (run when the repository is opened)
- *    finds the journal and rolls the update forward.
+ * 1. `acquire` waits (briefly) until no other program holds git's lock for any target
+ *    (`<file>.lock`) — never deleting a lock it did not make — then writes a journal naming the
+ *    targets and takes the locks;
+ * 2. `stage` writes the new contents into the lock files;
+ * 3. `apply` writes a "decided" marker, moves each lock over its target, and removes the marker
+ *    and the journal. The port cannot rename over an existing file, so each move is remove + rename.
  *
- * `release` gives up the locks of an update that was not applied.
+ * If the process dies, `recoverLockedUpdate` (run when the repository is opened) reads the
+ * journal: with the marker present (its content does not matter, so a torn marker still counts)
+ * the update is rolled forward, without it rolled back by removing the locks it took — so a crash
+ * never leaves a stale lock of Recursa's own behind.
  */
 export class LockedUpdate {
   private readonly held: string[] = [];
-  private applied = false;
+  private finished = false;
 
   private constructor(
     private readonly vault: VaultPort,
@@ -33,9 +36,16 @@ export class LockedUpdate {
   ) {}
 
   static async acquire(vault: VaultPort, gitdir: string, targets: readonly string[], wait: LockWait = {}): Promise<LockedUpdate> {
+    await waitForLocks(vault, targets, wait);
     const update = new LockedUpdate(vault, gitdir);
+    await vault.write(journalPath(gitdir), JSON.stringify({ targets }));
     try {
-      for (const target of targets) await update.lock(target, wait);
+      // The port has no exclusive create; the git queue serialises Recursa's own writers, so the
+      // only race left is another program taking a lock within the same few microseconds.
+      for (const target of targets) {
+        await vault.write(`${target}.lock`, '');
+        update.held.push(target);
+      }
     } catch (error) {
       await update.release();
       throw error;
@@ -50,49 +60,60 @@ export class LockedUpdate {
   }
 
   async apply(): Promise<void> {
-    const journal = journalPath(this.gitdir);
-    await this.vault.write(journal, JSON.stringify({ targets: this.held }));
+    await this.vault.write(decidedPath(this.gitdir), 'decided\n');
     await moveLocksIntoPlace(this.vault, this.held);
-    await this.vault.remove(journal);
-    this.applied = true;
-    this.held.length = 0;
+    this.finished = true;
+    await removeJournal(this.vault, this.gitdir);
   }
 
+  /** Gives up the locks of an update that was not applied. */
   async release(): Promise<void> {
-    if (this.applied) return;
-    const locks = this.held.splice(0);
-    for (const target of locks) await this.vault.remove(`${target}.lock`).catch(() => undefined);
-  }
-
-  private async lock(target: string, wait: LockWait): Promise<void> {
-    const lock = `${target}.lock`;
-    const timeoutMs = wait.timeoutMs ?? 2000;
-    const pollMs = wait.pollMs ?? 50;
-    const started = Date.now();
-    // The port has no exclusive create; the git queue serialises Recursa's own writers, so the
-    // only race left is another program taking the lock within the same few microseconds.
-    while (await this.vault.exists(lock)) {
-      const waited = Date.now() - started;
-      if (waited >= timeoutMs) throw new GitBusyError(lock, waited);
-      await sleep(Math.min(pollMs, timeoutMs - waited));
-    }
-    await this.vault.write(lock, '');
-    this.held.push(target);
+    if (this.finished) return;
+    this.finished = true;
+    for (const target of this.held) await this.vault.remove(`${target}.lock`).catch(() => undefined);
+    await removeJournal(this.vault, this.gitdir).catch(() => undefined);
   }
 }
 
 /**
- * Finishes an update that was decided (its journal exists) when the process stopped. Locks
- * without a journal are left alone: they may belong to another program.
+ * Finishes or undoes an update the process did not complete: decided ones roll forward, the
+ * rest roll back. Resolves to what it did.
  */
-export async function recoverLockedUpdate(vault: VaultPort, gitdir: string): Promise<boolean> {
-  const journal = journalPath(gitdir);
-  const text = await readTextIfExists(vault, journal);
-  if (text === null) return false;
-  const targets = parseJournal(text, gitdir);
-  if (targets !== null) await moveLocksIntoPlace(vault, targets);
-  await vault.remove(journal);
-  return targets !== null;
+export async function recoverLockedUpdate(vault: VaultPort, gitdir: string): Promise<'none' | 'rolled-forward' | 'rolled-back'> {
+  const text = await readTextIfExists(vault, journalPath(gitdir));
+  if (text === null) return 'none';
+  // A journal torn while being written means no lock was taken yet: nothing to undo.
+  const targets = parseTargets(text, gitdir);
+  const decided = await vault.exists(decidedPath(gitdir));
+  if (decided) {
+    await moveLocksIntoPlace(vault, targets);
+  } else {
+    // The locks the journal names were taken after it was written, so they are Recursa's.
+    for (const target of targets) {
+      if (await vault.exists(`${target}.lock`)) await vault.remove(`${target}.lock`);
+    }
+  }
+  await removeJournal(vault, gitdir);
+  return decided ? 'rolled-forward' : 'rolled-back';
+}
+
+async function waitForLocks(vault: VaultPort, targets: readonly string[], wait: LockWait): Promise<void> {
+  const timeoutMs = wait.timeoutMs ?? 2000;
+  const pollMs = wait.pollMs ?? 50;
+  const started = Date.now();
+  for (;;) {
+    let held: string | null = null;
+    for (const target of targets) {
+      if (await vault.exists(`${target}.lock`)) {
+        held = `${target}.lock`;
+        break;
+      }
+    }
+    if (held === null) return;
+    const waited = Date.now() - started;
+    if (waited >= timeoutMs) throw new GitBusyError(held, waited);
+    await sleep(Math.min(pollMs, timeoutMs - waited));
+  }
 }
 
 async function moveLocksIntoPlace(vault: VaultPort, targets: readonly string[]): Promise<void> {
@@ -104,18 +125,26 @@ async function moveLocksIntoPlace(vault: VaultPort, targets: readonly string[]):
   }
 }
 
-/** The journal's targets, or null when it is unreadable (torn while written: nothing was decided). */
-function parseJournal(text: string, gitdir: string): string[] | null {
+function parseTargets(text: string, gitdir: string): string[] {
   try {
     const parsed = JSON.parse(text) as { targets?: unknown };
-    if (!Array.isArray(parsed.targets)) return null;
-    // Only ever move files inside this repository's git folder.
+    if (!Array.isArray(parsed.targets)) return [];
+    // Only ever touch files inside this repository's git folder.
     return parsed.targets.filter(
-      (target): target is string => typeof target === 'string' && target.startsWith(`${gitdir}/`) && !target.includes('..'),
+      (target): target is string => typeof target === 'string' && target.startsWith(`${gitdir}/`) && !target.split('/').includes('..'),
     );
   } catch {
-    return null;
+    return [];
   }
+}
+
+async function removeJournal(vault: VaultPort, gitdir: string): Promise<void> {
+  if (await vault.exists(decidedPath(gitdir))) await vault.remove(decidedPath(gitdir));
+  if (await vault.exists(journalPath(gitdir))) await vault.remove(journalPath(gitdir));
+}
+
+function decidedPath(gitdir: string): string {
+  return `${gitdir}/recursa-update.decided`;
 }
 
 function journalPath(gitdir: string): string {

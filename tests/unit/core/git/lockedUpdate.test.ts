@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitBusyError } from '../../../../src/core/errors';
+import { GitService } from '../../../../src/core/git/GitService';
+import { createMem, DEFAULT_MEM_OPTIONS, WriteSet } from '../../../../src/core/mem';
+import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
+import { CrashingPort, SimulatedCrash } from '../../../helpers/crashingPort';
+import { rejectionOf } from '../../../helpers/errors';
+import { gitCli } from '../../../helpers/gitCli';
+import { useGitVault } from '../../../helpers/gitVault';
+import { nodeRuntime } from '../../../helpers/memHarness';
+import { useTempDir } from '../../../helpers/tempVault';
+
+const seed = async (dir: string): Promise<void> => {
+  await writeFile(join(dir, 'a.md'), 'a v1\n');
+  await writeFile(join(dir, 'b.md'), 'b v1\n');
+};
+
+describe('git locks held by another program', () => {
+  const vault = useGitVault(nodeRuntime, { before: seed, options: { lockWait: { timeoutMs: 200, pollMs: 10 } } });
+
+  it('waits, then reports the lock clearly and leaves it where it is', async () => {
+    await writeFile(join(vault.dir, '.git/index.lock'), 'held by another tool');
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    const head = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
+    const error = await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
+    expect(error.data).toMatchObject({ lock: '.git/index.lock' });
+    expect(error.data.waitedMs).toBeGreaterThanOrEqual(200);
+    expect(error.message).toContain('.git/index.lock');
+    expect(await readFile(join(vault.dir, '.git/index.lock'), 'utf8')).toBe('held by another tool');
+    expect(gitCli(vault.dir, 'rev-parse', 'HEAD').trim()).toBe(head);
+    // The write-set survives: once the other program is done, the commit goes through.
+    await rm(join(vault.dir, '.git/index.lock'));
+    await vault.mem.commitChanges('Edit a');
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('goes ahead as soon as the other program lets go', async () => {
+    await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), '');
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    setTimeout(() => void rm(join(vault.dir, '.git/refs/heads/main.lock')), 50);
+    await vault.mem.commitChanges('Edit a');
+    expect(gitCli(vault.dir, 'log', '-1', '--format=%s').trim()).toBe('Edit a');
+  });
+});
+
+describe('a crash in the middle of a commit', () => {
+  const temp = useTempDir();
+
+  /** Opens the vault on a port that dies at the `step`-th change of the commit; returns what happened. */
+  async function commitCrashingAt(dir: string, step: number): Promise<'crashed' | 'committed'> {
+    const inner = await NodeVaultPort.open(dir, { watch: false });
+    const port = new CrashingPort(inner);
+    const writeSet = new WriteSet(port);
+    const git = await GitService.open(port, writeSet, { configDir: '.obsidian' });
+    const { mem } = createMem(port, DEFAULT_MEM_OPTIONS, { writeSet, git, session: { runId: 'crash' } });
+    await mem.writeFile('a.md', 'a v2\n');
+    await mem.writeFile('New/c.md', 'c\n');
+    await mem.deletePath('b.md');
+    port.crashAfter(step);
+    try {
+      await mem.commitChanges('Agent work');
+      return 'committed';
+    } catch (error) {
+      // mem wraps errors it does not know as IoError, keeping the message.
+      if (error instanceof SimulatedCrash || (error instanceof Error && error.message.includes('simulated crash'))) return 'crashed';
+      throw error;
+    } finally {
+      git.close();
+      inner.close();
+    }
+  }
+
+  it('leaves a repository git accepts, with every note intact, at every step', async () => {
+    let outcome: 'crashed' | 'committed' = 'crashed';
+    let step = 0;
+    for (; outcome === 'crashed'; step++) {
+      const dir = join(temp.dir, `step-${step}`);
+      await mkdir(dir);
+      await seed(dir);
+      gitCli(dir, 'init', '-q', '-b', 'main');
+      gitCli(dir, 'add', '-A');
+      gitCli(dir, 'commit', '-q', '-m', 'base');
+      outcome = await commitCrashingAt(dir, step);
+
+      // Restart: opening the vault again recovers whatever the crash left.
+      const reopened = await NodeVaultPort.open(dir, { watch: false });
+      const git = await GitService.open(reopened, new WriteSet(reopened), { configDir: '.obsidian' });
+      git.close();
+      reopened.close();
+
+      expect(gitCli(dir, 'fsck', '--full', '--strict', '--no-dangling'), `step ${step}`).toBe('');
+      expect(existsSync(join(dir, '.git/index.lock')), `step ${step}`).toBe(false);
+      expect(existsSync(join(dir, '.git/refs/heads/main.lock')), `step ${step}`).toBe(false);
+      expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('a v2\n');
+      expect(await readFile(join(dir, 'New/c.md'), 'utf8')).toBe('c\n');
+      expect(existsSync(join(dir, 'b.md'))).toBe(false);
+      const subjects = gitCli(dir, 'log', '--format=%s').trim().split('\n');
+      const status = gitCli(dir, 'status', '--porcelain', '--untracked-files=all');
+      if (subjects[0] === 'Agent work') {
+        expect(status, `step ${step}`).toBe('');
+      } else {
+        expect(subjects, `step ${step}`).toEqual(['base']);
+        expect(status, `step ${step}`).toBe(' M a.md\n D b.md\n?? New/c.md\n');
+      }
+    }
+    // Every change the commit makes was a crash point before one finally went through.
+    expect(step).toBeGreaterThan(10);
+  }, 60_000);
+});

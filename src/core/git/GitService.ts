@@ -120,9 +120,11 @@ export class GitService implements OriginalStore {
       const paths = this.writeSet.paths();
       if (paths.length === 0) throw new NothingToCommitError();
       const result = await this.commit(paths, agentCommitMessage(message, run));
+      // Nothing differed from HEAD: the write-set stays, so a discard can still put back what the
+      // agent overwrote (a user's uncommitted edit it returned to the committed text, say).
+      if (result === null) throw new NothingToCommitError();
       for (const path of paths) this.writeSet.delete(path);
       this.checkpoint = null;
-      if (result === null) throw new NothingToCommitError();
       return result.hash;
     });
   }

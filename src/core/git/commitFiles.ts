@@ -2,7 +2,8 @@ import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { serializeCommit, type Signature } from './commitObjects';
 import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
-import { indexEntryFor, modeString } from './indexState';
+import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
+import { hashObject } from './gitObjects';
 import { LockedUpdate } from './lockedUpdate';
 import type { GitRepository } from './repository';
 import { FILE_MODE } from './treeObjects';
@@ -92,7 +93,7 @@ export async function commitStaged(
     const commit = serializeCommit({ tree, parents: head.oid === null ? [] : [head.oid], author: signature, committer: signature, message });
     const hash = await repo.store.write('commit', commit);
 
-    const nextEntries = index.data.entries.filter((entry) => !entries.has(entry.path));
+    const nextEntries = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !entries.has(entry.path)));
     for (const entry of entries.values()) if (entry !== null) nextEntries.push(entry);
     nextEntries.sort((a, b) => compareCodePoints(a.path, b.path) || a.stage - b.stage);
     const nextIndex = { version: index.data.version, entries: nextEntries, extensions: extensionsSafeToKeep(index.data.extensions) };
@@ -104,4 +105,21 @@ export async function commitStaged(
   } finally {
     await update.release();
   }
+}
+
+/**
+ * Rewriting the index gives it a new mtime, which would make entries that were racily clean under
+ * the old one look trustworthy. Like git, check those few entries now and zero the size of any
+ * whose file changed, so every reader looks at that file again.
+ */
+async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept: IndexEntry[]): Promise<IndexEntry[]> {
+  const indexMtime = index.file?.mtime ?? null;
+  return Promise.all(
+    kept.map(async (entry) => {
+      if (entry.stage !== 0 || !isRacy(entry, indexMtime)) return entry;
+      const stat = await repo.vault.stat(entry.path);
+      const same = stat?.kind === 'file' && (await hashObject('blob', await repo.vault.readBinary(entry.path))) === entry.oid;
+      return same ? entry : { ...entry, size: 0 };
+    }),
+  );
 }

@@ -91,14 +91,21 @@ export function entryMtimeMs(entry: IndexEntry): number {
 }
 
 /**
+ * Git's "racily clean" rule: an entry whose mtime is not older than the index file itself may
+ * describe a file that changed again within the same timestamp tick, so its stat proves nothing.
+ * Compared in whole seconds, because that is all many git builds and file systems keep.
+ */
+export function isRacy(entry: IndexEntry, indexMtime: number | null): boolean {
+  return indexMtime !== null && entry.mtimeSeconds >= Math.floor(indexMtime / 1000);
+}
+
+/**
  * Whether the file on disk is certainly what the entry recorded, judged by size and mtime alone
- * (the port knows no inode or device numbers). An entry written in the same millisecond as the
- * index itself is "racily clean" — the file may have changed after — and is not trusted.
+ * (the port knows no inode or device numbers) — never for a racy entry.
  */
 export function statMatches(entry: IndexEntry, stat: VaultStat, indexMtime: number | null): boolean {
-  const mtime = entryMtimeMs(entry);
-  if (entry.size !== stat.size || mtime !== Math.floor(stat.mtime)) return false;
-  return indexMtime === null || mtime < Math.floor(indexMtime);
+  if (entry.size !== stat.size || entryMtimeMs(entry) !== Math.floor(stat.mtime)) return false;
+  return !isRacy(entry, indexMtime);
 }
 
 /** Git's mode number as a tree writes it. */

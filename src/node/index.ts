@@ -2,3 +2,7 @@
 export { openVault, type OpenedVault, type OpenVaultOptions } from './openVault';
 export { NodeVaultPort, type NodeVaultPortOptions } from './NodeVaultPort';
 export * from '../core';
+export { runScript, type RunScriptOptions, type RunScriptResult } from './runScript';
+export { createNodeSandboxWorker, type NodeSandboxWorkerOptions } from './nodeSandboxWorker';
+export { Sandbox, type RunOptions, type SandboxOptions } from '../core/sandbox/Sandbox';
+export { DEFAULT_RUN_LIMITS, type LogLine, type RunError, type RunLimits, type RunResult } from '../core/sandbox/protocol';

@@ -1,0 +1,271 @@
+import { isRecursaError } from '../errors';
+import { MEM_METHOD_NAMES, type Mem } from '../mem/createMem';
+import { utf8Length } from '../text/decodeText';
+import { KeyedMutex } from '../util/KeyedMutex';
+import { toJsonSafe } from './jsonSafe';
+import { prepareCode } from './prepareCode';
+import {
+  DEFAULT_RUN_LIMITS,
+  type LogLine,
+  type MemRequest,
+  type RunError,
+  type RunLimits,
+  type RunResult,
+  type SandboxWorker,
+  type SandboxWorkerFactory,
+} from './protocol';
+
+export interface SandboxOptions {
+  /** Defaults for every run. */
+  limits?: Partial<RunLimits>;
+  /** How long a new worker may take to start (load SES, lock down). Default 10 s. */
+  bootTimeoutMs?: number;
+  /** How long a warm worker may take to pick up a run before it is replaced. Default 1 s. */
+  pickupTimeoutMs?: number;
+}
+
+export interface RunOptions {
+  limits?: Partial<RunLimits>;
+  /** Stops the run at once: the worker is terminated. */
+  signal?: AbortSignal;
+}
+
+/** Arguments `mem` methods take; anything longer is refused before it reaches `mem`. */
+const MAX_ARGS = 8;
+const WRITE_CONTENT_ARG: Partial<Record<string, number>> = { writeFile: 1, updateFile: 2, replaceInFile: 2 };
+const KNOWN_METHODS = new Set<string>(MEM_METHOD_NAMES);
+
+interface LiveWorker {
+  handle: SandboxWorker;
+  listeners: Set<(message: unknown) => void>;
+  failures: Set<(error: Error) => void>;
+}
+
+/**
+ * Runs model-written code against `mem` in a worker, one run at a time. The worker is reused
+ * between runs (a warm run costs milliseconds) and replaced after any run that had to be stopped.
+ *
+ * The worker is untrusted: everything it sends is plain data (structured clone), every `mem` call
+ * is checked again here — method, argument count and size, the per-run limits — before `mem`
+ * (which applies the path policy and its own argument checks) sees it.
+ */
+export class Sandbox {
+  private worker: LiveWorker | null = null;
+  private readonly queue = new KeyedMutex();
+  private runCounter = 0;
+
+  constructor(
+    private readonly createWorker: SandboxWorkerFactory,
+    private readonly mem: Mem,
+    private readonly options: SandboxOptions = {},
+  ) {}
+
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.queue.run('run', () => this.runNow(code, options));
+  }
+
+  /** Terminates the worker; the next run starts a new one. */
+  dispose(): void {
+    this.worker?.handle.terminate();
+    this.worker = null;
+  }
+
+  private async runNow(code: string, options: RunOptions): Promise<RunResult> {
+    const started = Date.now();
+    const limits: RunLimits = { ...DEFAULT_RUN_LIMITS, ...this.options.limits, ...options.limits };
+    const finish = (partial: Partial<RunResult> & { error: RunError | null }): RunResult => ({
+      ok: partial.error === null,
+      value: partial.value ?? null,
+      logs: partial.logs ?? [],
+      memCalls: partial.memCalls ?? 0,
+      truncated: partial.truncated ?? [],
+      ...partial,
+      durationMs: Date.now() - started,
+    });
+    if (typeof code !== 'string') return finish({ error: { code: 'InvalidArgument', message: 'the code must be a string' } });
+    if (code.length > limits.maxCodeChars) {
+      return finish({ error: { code: 'CodeTooLarge', message: `the code is ${code.length} characters; the limit is ${limits.maxCodeChars}` } });
+    }
+    if (options.signal?.aborted === true) return finish({ error: cancelled() });
+    const prepared = prepareCode(code);
+    if (!prepared.ok) return finish({ error: prepared.error });
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.execute(prepared.source, limits, started, options.signal);
+      if (outcome !== 'not-picked-up') return finish(outcome);
+      // A previous run left the worker's event loop busy; a fresh worker gets one more chance.
+      if (attempt === 1) return finish({ error: { code: 'WorkerCrashed', message: 'the sandbox did not start the run' } });
+    }
+  }
+
+  private async execute(source: string, limits: RunLimits, started: number, signal: AbortSignal | undefined): Promise<Partial<RunResult> & { error: RunError | null } | 'not-picked-up'> {
+    let worker: LiveWorker;
+    try {
+      worker = await this.ensureWorker();
+    } catch (error) {
+      return { error: { code: 'WorkerCrashed', message: `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+    const runId = ++this.runCounter;
+    let memCalls = 0;
+    let bytesWritten = 0;
+    return new Promise((resolve) => {
+      let settled = false;
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      const end = (outcome: Partial<RunResult> & { error: RunError | null } | 'not-picked-up', kill: boolean): void => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        worker.listeners.delete(onMessage);
+        worker.failures.delete(onFailure);
+        signal?.removeEventListener('abort', onAbort);
+        if (kill) this.retire(worker);
+        resolve(outcome === 'not-picked-up' ? outcome : { ...outcome, memCalls });
+      };
+      const stop = (error: RunError): void => end({ error }, true);
+      const onAbort = (): void => stop(cancelled());
+      const onFailure = (error: Error): void => {
+        this.retire(worker);
+        end({ error: { code: 'WorkerCrashed', message: `the sandbox stopped: ${error.message}` } }, false);
+      };
+      const onMessage = (message: unknown): void => {
+        const data = message as { type?: unknown; runId?: unknown };
+        if (data.runId !== runId) return;
+        if (data.type === 'started') {
+          clearTimeout(timers[1]);
+        } else if (data.type === 'mem') {
+          void this.serveMem(worker, message as MemRequest, {
+            count: () => ++memCalls,
+            write: (bytes) => (bytesWritten += bytes),
+            limits,
+            stop,
+            live: () => !settled,
+          });
+        } else if (data.type === 'done') {
+          end(readDone(message, limits), false);
+        }
+      };
+      worker.listeners.add(onMessage);
+      worker.failures.add(onFailure);
+      signal?.addEventListener('abort', onAbort);
+      timers.push(setTimeout(() => stop({ code: 'TimeLimit', message: `the code ran longer than the time limit of ${limits.timeMs} ms and was stopped` }), Math.max(0, limits.timeMs - (Date.now() - started))));
+      timers.push(setTimeout(() => end('not-picked-up', true), this.options.pickupTimeoutMs ?? 1000));
+      worker.handle.postMessage({ type: 'run', runId, source, methods: [...KNOWN_METHODS], limits: { maxOutputChars: limits.maxOutputChars } });
+    });
+  }
+
+  private async serveMem(
+    worker: LiveWorker,
+    request: MemRequest,
+    run: { count: () => number; write: (bytes: number) => number; limits: RunLimits; stop: (error: RunError) => void; live: () => boolean },
+  ): Promise<void> {
+    const { callId, method, args } = request;
+    const reply = (response: { ok: true; value: unknown } | { ok: false; error: { name: string; code: string; message: string } }): void => {
+      if (run.live()) worker.handle.postMessage({ type: 'mem-result', callId, ...response });
+    };
+    if (typeof method !== 'string' || !KNOWN_METHODS.has(method)) {
+      reply({ ok: false, error: { name: 'TypeError', code: 'InvalidArgument', message: `mem has no method ${JSON.stringify(String(method).slice(0, 60))}` } });
+      return;
+    }
+    if (!Array.isArray(args) || args.length > MAX_ARGS) {
+      reply({ ok: false, error: { name: 'TypeError', code: 'InvalidArgument', message: `mem.${method} takes at most ${MAX_ARGS} arguments` } });
+      return;
+    }
+    const calls = run.count();
+    if (calls > run.limits.maxMemCalls) {
+      run.stop({ code: 'MemCallLimit', message: `the code made more than ${run.limits.maxMemCalls} mem calls (the per-run limit) and was stopped` });
+      return;
+    }
+    const contentArg = WRITE_CONTENT_ARG[method];
+    const content = contentArg === undefined ? undefined : args[contentArg];
+    if (typeof content === 'string' && run.write(utf8Length(content)) > run.limits.maxBytesWritten) {
+      run.stop({ code: 'WriteLimit', message: `the code tried to write more than ${run.limits.maxBytesWritten} bytes in one run (the per-run limit) and was stopped` });
+      return;
+    }
+    try {
+      const operation = this.mem[method as keyof Mem] as (...values: unknown[]) => Promise<unknown>;
+      reply({ ok: true, value: await operation(...args) });
+    } catch (error) {
+      const failure = isRecursaError(error)
+        ? { name: error.name, code: error.code, message: error.message }
+        : { name: 'Error', code: 'Io', message: error instanceof Error ? error.message : String(error) };
+      reply({ ok: false, error: failure });
+    }
+  }
+
+  private ensureWorker(): Promise<LiveWorker> {
+    const current = this.worker;
+    if (current !== null) return Promise.resolve(current);
+    const handle = this.createWorker();
+    const worker: LiveWorker = { handle, listeners: new Set(), failures: new Set() };
+    this.worker = worker;
+    handle.onMessage((message) => {
+      for (const listener of [...worker.listeners]) listener(message);
+    });
+    handle.onError((error) => {
+      for (const failure of [...worker.failures]) failure(error);
+      this.retire(worker);
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        this.retire(worker);
+        reject(new Error(`it took longer than ${this.options.bootTimeoutMs ?? 10_000} ms to start`));
+      }, this.options.bootTimeoutMs ?? 10_000);
+      const onReady = (message: unknown): void => {
+        if ((message as { type?: unknown }).type !== 'ready') return;
+        cleanup();
+        resolve(worker);
+      };
+      const onFailure = (error: Error): void => {
+        cleanup();
+        reject(error);
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        worker.listeners.delete(onReady);
+        worker.failures.delete(onFailure);
+      };
+      worker.listeners.add(onReady);
+      worker.failures.add(onFailure);
+    });
+  }
+
+  private retire(worker: LiveWorker): void {
+    if (this.worker === worker) this.worker = null;
+    worker.handle.terminate();
+  }
+}
+
+function cancelled(): RunError {
+  return { code: 'Cancelled', message: 'the run was cancelled' };
+}
+
+/** The worker's report, re-checked: it is untrusted data, whatever shape it has. */
+function readDone(message: unknown, limits: RunLimits): Partial<RunResult> & { error: RunError | null } {
+  const data = message as { ok?: unknown; value?: unknown; logs?: unknown; error?: unknown; truncated?: unknown };
+  const safe = toJsonSafe(data.value, { maxTotalChars: limits.maxOutputChars });
+  const logs: LogLine[] = [];
+  let chars = 0;
+  for (const line of Array.isArray(data.logs) ? (data.logs as unknown[]) : []) {
+    const entry = line as { level?: unknown; text?: unknown };
+    if (typeof entry.text !== 'string' || chars >= limits.maxOutputChars) continue;
+    const text = entry.text.slice(0, limits.maxOutputChars - chars);
+    chars += text.length;
+    logs.push({ level: isLevel(entry.level) ? entry.level : 'log', text });
+  }
+  const notes = Array.isArray(data.truncated) ? (data.truncated as unknown[]).filter((note): note is string => typeof note === 'string').map((note) => note.slice(0, 300)) : [];
+  return { value: data.ok === true ? (safe.value) : null, logs, error: data.ok === true ? null : readError(data.error), truncated: [...notes.slice(0, 20), ...safe.truncated] };
+}
+
+function readError(value: unknown): RunError {
+  const error = (value ?? {}) as { code?: unknown; message?: unknown; line?: unknown; name?: unknown };
+  return {
+    code: typeof error.code === 'string' ? error.code.slice(0, 100) : 'RuntimeError',
+    message: typeof error.message === 'string' ? error.message.slice(0, 2000) : 'the code failed',
+    ...(typeof error.line === 'number' && Number.isInteger(error.line) ? { line: error.line } : {}),
+    ...(typeof error.name === 'string' ? { name: error.name.slice(0, 100) } : {}),
+  };
+}
+
+function isLevel(level: unknown): level is LogLine['level'] {
+  return level === 'log' || level === 'info' || level === 'warn' || level === 'error' || level === 'debug';
+}

@@ -1,0 +1,163 @@
+/**
+ * The guest side of the sandbox: runs inside a Worker (a Web Worker in Obsidian, a
+ * `worker_threads` Worker in Node), never in the app's own window. It locks the realm down with
+ * SES, then evaluates each run's code in a fresh Compartment whose only powers are a `mem` that
+ * forwards calls to the host, a capturing `console`, and working `Date` and `Math`.
+ *
+ * Bundled on its own (see esbuild.config.mjs) as a classic script that starts with "use strict":
+ * SES refuses to initialise in sloppy mode.
+ */
+import 'ses';
+/* global lockdown, harden, Compartment -- globals that `ses` installs */
+import { formatLogArguments, toJsonSafe } from '../jsonSafe';
+import type { HostToWorker, LogLine, MemResponse, RunError, RunRequest, WorkerToHost } from '../protocol';
+
+interface Channel {
+  post(message: WorkerToHost): void;
+  listen(listener: (message: unknown) => void): void;
+}
+
+declare const globalThis: { __recursaChannel?: Channel; postMessage?: (message: unknown) => void; addEventListener?: (type: string, listener: (event: { data: unknown }) => void) => void };
+
+/** The file name the run's code gets in stack traces, to find its line numbers. */
+const SOURCE_URL = 'recursa-run.js';
+const LOG_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+
+function connect(): Channel {
+  // Node's worker_threads host defines the channel before this script runs; a Web Worker has `self`.
+  const injected = globalThis.__recursaChannel;
+  if (injected !== undefined) return injected;
+  const post = globalThis.postMessage;
+  const listen = globalThis.addEventListener;
+  if (post === undefined || listen === undefined) throw new Error('sandbox worker: no channel to the host');
+  return {
+    post: (message) => post(message),
+    listen: (listener) => listen('message', (event) => listener(event.data)),
+  };
+}
+
+const channel = connect();
+lockdown({ errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose' });
+
+const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; callSite: string }>();
+let nextCallId = 1;
+
+channel.listen((message) => {
+  const data = message as HostToWorker;
+  if (data.type === 'run') void run(data);
+  else if (data.type === 'mem-result') settle(data);
+});
+channel.post({ type: 'ready' });
+
+function settle(response: MemResponse): void {
+  const call = pending.get(response.callId);
+  if (call === undefined) return;
+  pending.delete(response.callId);
+  if (response.ok) {
+    call.resolve(response.value);
+    return;
+  }
+  const failure = response.error ?? { name: 'Error', code: 'Io', message: 'mem call failed' };
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  Object.defineProperty(error, 'code', { value: failure.code, enumerable: true });
+  // Point at the line of the model's code that made the call, not at this function.
+  Object.defineProperty(error, 'stack', { value: `${failure.name}: ${failure.message}\n${call.callSite}`, configurable: true, writable: true });
+  call.reject(error);
+}
+
+async function run(request: RunRequest): Promise<void> {
+  channel.post({ type: 'started', runId: request.runId });
+  const logs: LogLine[] = [];
+  const truncated: string[] = [];
+  let logChars = 0;
+  let droppedLogs = 0;
+  const capture = (level: LogLine['level']) => (...args: unknown[]) => {
+    const room = request.limits.maxOutputChars - logChars;
+    if (room <= 0) {
+      droppedLogs++;
+      return;
+    }
+    const text = formatLogArguments(args, room);
+    logChars += text.length;
+    logs.push({ level, text });
+  };
+  const console = harden(Object.fromEntries(LOG_LEVELS.map((level) => [level, capture(level)])));
+  const mem = harden(
+    Object.fromEntries(request.methods.map((method) => [method, (...args: unknown[]) => callHost(request.runId, method, args)])),
+  );
+  const compartment = new Compartment({ globals: { mem, console, Date, Math }, __options__: true });
+
+  let value: unknown = null;
+  let error: RunError | null = null;
+  try {
+    const body = compartment.evaluate(`${request.source}\n//# sourceURL=${SOURCE_URL}\n`) as () => Promise<unknown>;
+    value = await body();
+  } catch (thrown) {
+    error = describeError(thrown);
+  }
+  const safe = toJsonSafe(error === null ? value : null, { maxTotalChars: request.limits.maxOutputChars });
+  truncated.push(...safe.truncated);
+  if (droppedLogs > 0) truncated.push(`logs: ${droppedLogs} more log lines cut (output limit ${request.limits.maxOutputChars} characters)`);
+  channel.post({ type: 'done', runId: request.runId, ok: error === null, value: safe.value, logs, error, truncated });
+}
+
+function callHost(runId: number, method: string, args: unknown[]): Promise<unknown> {
+  const callSite = (new Error().stack ?? '').split('\n').slice(1).join('\n');
+  return new Promise((resolve, reject) => {
+    const callId = nextCallId++;
+    try {
+      channel.post({ type: 'mem', runId, callId, method, args: [...args] });
+    } catch (cloneError) {
+      const reason = cloneError instanceof Error ? cloneError.message : 'cannot be copied';
+      reject(new TypeError(`mem.${method}: arguments must be plain data (strings, numbers, booleans, arrays, plain objects): ${reason}`));
+      return;
+    }
+    pending.set(callId, { resolve, reject, callSite });
+  });
+}
+
+/** What the code threw, read defensively: it may be any value, including a Proxy or an object with traps. */
+function describeError(thrown: unknown): RunError {
+  try {
+    if (thrown !== null && typeof thrown === 'object' && Object.getPrototypeOf(thrown) !== null) {
+      const descriptors = Object.getOwnPropertyDescriptors(thrown);
+      const read = (key: string): unknown => (descriptors[key] !== undefined && 'value' in descriptors[key] ? descriptors[key].value : undefined);
+      const message = read('message');
+      const stack = read('stack') ?? stackOf(thrown);
+      const name = typeof read('name') === 'string' ? (read('name') as string) : nameOf(thrown);
+      const code = read('code');
+      return {
+        code: typeof code === 'string' ? code.slice(0, 100) : 'RuntimeError',
+        ...(name === undefined ? {} : { name: name.slice(0, 100) }),
+        message: typeof message === 'string' ? message.slice(0, 2000) : `the code threw ${JSON.stringify(toJsonSafe(thrown, { maxTotalChars: 500 }).value)}`,
+        ...lineOf(typeof stack === 'string' ? stack : ''),
+      };
+    }
+    return { code: 'RuntimeError', message: `the code threw ${JSON.stringify(toJsonSafe(thrown, { maxTotalChars: 500 }).value)}` };
+  } catch {
+    return { code: 'RuntimeError', message: 'the code threw a value that could not be read' };
+  }
+}
+
+function stackOf(error: object): unknown {
+  try {
+    return (error as { stack?: unknown }).stack;
+  } catch {
+    return undefined;
+  }
+}
+
+function nameOf(error: object): string | undefined {
+  try {
+    const name = (Object.getPrototypeOf(error) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lineOf(stack: string): { line?: number } {
+  const match = new RegExp(`${SOURCE_URL.replace('.', '\\.')}:(\\d+):\\d+`).exec(stack);
+  return match === null ? {} : { line: Number(match[1]) };
+}

@@ -2,12 +2,15 @@ import { Notice, Plugin } from 'obsidian';
 import { GitService } from './core/git/GitService';
 import { isRecursaError } from './core/errors';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance } from './core/mem';
+import { Sandbox } from './core/sandbox/Sandbox';
+import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 
 /** Wires the Obsidian adapters into core. The UI arrives in its own modules. */
 export default class RecursaPlugin extends Plugin {
   private memInstance: MemInstance | null = null;
   private git: GitService | null = null;
+  private sandboxInstance: Sandbox | null = null;
 
   override async onload(): Promise<void> {
     // Vault events fire for every file while Obsidian starts; wait until the layout is ready.
@@ -17,12 +20,18 @@ export default class RecursaPlugin extends Plugin {
   }
 
   override onunload(): void {
+    this.sandboxInstance?.dispose();
     this.git?.close();
   }
 
   /** The agent's `mem`, once the vault is ready; `null` before that. */
   get mem(): MemInstance['mem'] | null {
     return this.memInstance?.mem ?? null;
+  }
+
+  /** Where the agent's code runs (a Web Worker, started on first use); `null` before the vault is ready. */
+  get sandbox(): Sandbox | null {
+    return this.sandboxInstance;
   }
 
   private async startCore(): Promise<void> {
@@ -37,6 +46,7 @@ export default class RecursaPlugin extends Plugin {
       this.reportGitError(error);
     }
     this.memInstance = createMem(port, options, { writeSet, git: this.git });
+    this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
   }
 
   private reportGitError(error: unknown): void {

@@ -9,9 +9,11 @@ globalThis.__recursaChannel = { post: (message) => parentPort.postMessage(messag
 `;
 
 export interface NodeSandboxWorkerOptions {
-  /** Heap limit of the worker; code that allocates more is stopped. Default 256 MB. */
+  /** Heap limit of the worker, and the most ArrayBuffer memory it may add; code that allocates more is stopped. Default 256 MB. */
   maxMemoryMb?: number;
 }
+
+const WATCH_INTERVAL_MS = 25;
 
 /** A sandbox worker in a `worker_threads` Worker, with a memory limit. */
 export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}): SandboxWorker {
@@ -21,13 +23,39 @@ export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}):
     stdout: true,
     stderr: true,
   });
+  const maxMemoryMb = options.maxMemoryMb ?? 256;
+  const failures: ((error: Error & { code?: string }) => void)[] = [];
+  const fail = (error: Error & { code?: string }): void => {
+    for (const listener of failures) listener(error);
+  };
+  // ArrayBuffer contents live outside the V8 heap, so the heap limit does not cover them, and a
+  // thread cannot be asked for its own memory. The process's resident size is what is left:
+  // growth beyond twice the limit over its lowest point while this worker lives is charged to it.
+  let floor = process.memoryUsage.rss();
+  const watch = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    floor = Math.min(floor, rss);
+    if (rss - floor > 2 * maxMemoryMb * 1024 * 1024) {
+      clearInterval(watch);
+      void worker.terminate();
+      fail(Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' }));
+    }
+  }, WATCH_INTERVAL_MS);
+  watch.unref();
+  worker.on('error', (error: Error & { code?: string }) => {
+    fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' }) : error);
+  });
+  worker.on('exit', (code) => {
+    clearInterval(watch);
+    fail(new Error(`the worker exited (code ${code})`));
+  });
   return {
     postMessage: (message) => worker.postMessage(message),
     onMessage: (listener) => worker.on('message', listener),
-    onError: (listener) => {
-      worker.on('error', listener);
-      worker.on('exit', (code) => listener(new Error(`the worker exited (code ${code})`)));
+    onError: (listener) => failures.push(listener),
+    terminate: () => {
+      clearInterval(watch);
+      void worker.terminate();
     },
-    terminate: () => void worker.terminate(),
   };
 }

@@ -1,4 +1,4 @@
-import { countTokens } from '../tokens/countTokens';
+import { countTokensInSlices } from '../tokens/countTokens';
 import { requirePath } from '../validate';
 import { readTextFile } from './fileAccess';
 import type { MemContext } from './MemContext';
@@ -16,5 +16,5 @@ import type { MemContext } from './MemContext';
  */
 export async function getTokenCount(ctx: MemContext, filePath: string): Promise<number> {
   const path = requirePath(filePath, ctx.policy);
-  return countTokens(await readTextFile(ctx, path));
+  return countTokensInSlices(await readTextFile(ctx, path));
 }

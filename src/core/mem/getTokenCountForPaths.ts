@@ -1,4 +1,4 @@
-import { countTokens } from '../tokens/countTokens';
+import { countTokensInSlices } from '../tokens/countTokens';
 import { requireArray, requirePath } from '../validate';
 import { readTextFile } from './fileAccess';
 import type { MemContext } from './MemContext';
@@ -25,7 +25,7 @@ export async function getTokenCountForPaths(ctx: MemContext, paths: string[]): P
   const checked = requireArray(paths, 'paths', ctx.options.maxPathsPerCall).map((p) => requirePath(p, ctx.policy));
   const results: PathTokenCount[] = [];
   for (const path of checked) {
-    results.push({ path, tokenCount: countTokens(await readTextFile(ctx, path)) });
+    results.push({ path, tokenCount: await countTokensInSlices(await readTextFile(ctx, path)) });
   }
   return results;
 }

@@ -22,6 +22,8 @@ export interface SandboxOptions {
   bootTimeoutMs?: number;
   /** How long a warm worker may take to pick up a run before it is replaced. Default 1 s. */
   pickupTimeoutMs?: number;
+  /** How long a worker may take to answer the ping after a run before it is replaced. Default 250 ms. */
+  idleTimeoutMs?: number;
 }
 
 export interface RunOptions {
@@ -39,6 +41,8 @@ interface LiveWorker {
   handle: SandboxWorker;
   listeners: Set<(message: unknown) => void>;
   failures: Set<(error: Error) => void>;
+  /** Resolves once the check after the last run is over: true if the worker is idle and kept. */
+  idle: Promise<boolean>;
 }
 
 /**
@@ -122,9 +126,10 @@ export class Sandbox {
       };
       const stop = (error: RunError): void => end({ error }, true);
       const onAbort = (): void => stop(cancelled());
-      const onFailure = (error: Error): void => {
+      const onFailure = (error: Error & { code?: string }): void => {
         this.retire(worker);
-        end({ error: { code: 'WorkerCrashed', message: `the sandbox stopped: ${error.message}` } }, false);
+        const code = error.code === 'MemoryLimit' ? 'MemoryLimit' : 'WorkerCrashed';
+        end({ error: { code, message: `the sandbox stopped: ${error.message}` } }, false);
       };
       const onMessage = (message: unknown): void => {
         const data = message as { type?: unknown; runId?: unknown };
@@ -141,6 +146,7 @@ export class Sandbox {
           });
         } else if (data.type === 'done') {
           end(readDone(message, limits), false);
+          this.checkIdle(worker);
         }
       };
       worker.listeners.add(onMessage);
@@ -148,7 +154,13 @@ export class Sandbox {
       signal?.addEventListener('abort', onAbort);
       timers.push(setTimeout(() => stop({ code: 'TimeLimit', message: `the code ran longer than the time limit of ${limits.timeMs} ms and was stopped` }), Math.max(0, limits.timeMs - (Date.now() - started))));
       timers.push(setTimeout(() => end('not-picked-up', true), this.options.pickupTimeoutMs ?? 1000));
-      worker.handle.postMessage({ type: 'run', runId, source, methods: [...KNOWN_METHODS], limits: { maxOutputChars: limits.maxOutputChars } });
+      worker.handle.postMessage({
+        type: 'run',
+        runId,
+        source,
+        methods: [...KNOWN_METHODS],
+        limits: { maxOutputChars: limits.maxOutputChars, maxArgChars: limits.maxArgChars },
+      });
     });
   }
 
@@ -167,6 +179,10 @@ export class Sandbox {
     }
     if (!Array.isArray(args) || args.length > MAX_ARGS) {
       reply({ ok: false, error: { name: 'TypeError', code: 'InvalidArgument', message: `mem.${method} takes at most ${MAX_ARGS} arguments` } });
+      return;
+    }
+    if (stringChars(args, run.limits.maxArgChars) > run.limits.maxArgChars) {
+      reply({ ok: false, error: { name: 'RangeError', code: 'InvalidArgument', message: `mem.${method}: the arguments are larger than ${run.limits.maxArgChars} characters` } });
       return;
     }
     const calls = run.count();
@@ -191,11 +207,15 @@ export class Sandbox {
     }
   }
 
-  private ensureWorker(): Promise<LiveWorker> {
+  private async ensureWorker(): Promise<LiveWorker> {
     const current = this.worker;
-    if (current !== null) return Promise.resolve(current);
+    if (current !== null && (await current.idle) && this.worker === current) return current;
+    return this.startWorker();
+  }
+
+  private startWorker(): Promise<LiveWorker> {
     const handle = this.createWorker();
-    const worker: LiveWorker = { handle, listeners: new Set(), failures: new Set() };
+    const worker: LiveWorker = { handle, listeners: new Set(), failures: new Set(), idle: Promise.resolve(true) };
     this.worker = worker;
     handle.onMessage((message) => {
       for (const listener of [...worker.listeners]) listener(message);
@@ -229,10 +249,47 @@ export class Sandbox {
     });
   }
 
+  /**
+   * After a run, makes sure nothing it left behind (an async loop it never awaited, say) keeps the
+   * worker busy: a worker that does not answer a ping at once is replaced.
+   */
+  private checkIdle(worker: LiveWorker): void {
+    const id = ++this.runCounter;
+    worker.idle = new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        worker.listeners.delete(onPong);
+        this.retire(worker);
+        resolve(false);
+      }, this.options.idleTimeoutMs ?? 250);
+      const onPong = (message: unknown): void => {
+        const data = message as { type?: unknown; id?: unknown };
+        if (data.type !== 'pong' || data.id !== id) return;
+        clearTimeout(timer);
+        worker.listeners.delete(onPong);
+        resolve(true);
+      };
+      worker.listeners.add(onPong);
+      worker.handle.postMessage({ type: 'ping', id });
+    });
+  }
+
   private retire(worker: LiveWorker): void {
     if (this.worker === worker) this.worker = null;
     worker.handle.terminate();
   }
+}
+
+/** Characters in the strings of plain data, counted until `limit` is passed. */
+function stringChars(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') total += item.length;
+    else if (Array.isArray(item)) stack.push(...(item as unknown[]));
+    else if (item !== null && typeof item === 'object') for (const [key, entry] of Object.entries(item)) stack.push(key, entry);
+  }
+  return total;
 }
 
 function cancelled(): RunError {

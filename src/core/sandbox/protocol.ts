@@ -13,6 +13,8 @@ export interface RunLimits {
   maxOutputChars: number;
   /** Characters of source code accepted. */
   maxCodeChars: number;
+  /** Characters of strings one `mem` call may pass (a note is at most 4 MiB anyway). */
+  maxArgChars: number;
 }
 
 export const DEFAULT_RUN_LIMITS: RunLimits = {
@@ -21,6 +23,7 @@ export const DEFAULT_RUN_LIMITS: RunLimits = {
   maxBytesWritten: 16 * 1024 * 1024,
   maxOutputChars: 60_000,
   maxCodeChars: 200_000,
+  maxArgChars: 8 * 1024 * 1024,
 };
 
 export type SandboxErrorCode =
@@ -32,6 +35,7 @@ export type SandboxErrorCode =
   | 'WriteLimit'
   | 'CodeTooLarge'
   | 'WorkerCrashed'
+  | 'MemoryLimit'
   | 'Cancelled';
 
 /** What went wrong in a run, for the model to act on. */
@@ -74,7 +78,7 @@ export interface RunRequest {
   source: string;
   /** The `mem` method names to offer; the host checks every call again anyway. */
   methods: string[];
-  limits: { maxOutputChars: number };
+  limits: { maxOutputChars: number; maxArgChars: number };
 }
 
 export interface MemResponse {
@@ -85,7 +89,12 @@ export interface MemResponse {
   error?: SerializedRecursaError | { name: string; code: string; message: string };
 }
 
-export type HostToWorker = RunRequest | MemResponse;
+export interface Ping {
+  type: 'ping';
+  id: number;
+}
+
+export type HostToWorker = RunRequest | MemResponse | Ping;
 
 export interface MemRequest {
   type: 'mem';
@@ -115,14 +124,22 @@ export interface RunStarted {
   runId: number;
 }
 
-export type WorkerToHost = MemRequest | RunDone | WorkerReady | RunStarted;
+export interface Pong {
+  type: 'pong';
+  id: number;
+}
+
+export type WorkerToHost = MemRequest | RunDone | WorkerReady | RunStarted | Pong;
 
 /** The host's view of a worker; each runtime provides one (Web Worker, `worker_threads`). */
 export interface SandboxWorker {
   postMessage(message: HostToWorker): void;
   onMessage(listener: (message: unknown) => void): void;
-  /** The worker died (crash, out of memory) or failed to start. */
-  onError(listener: (error: Error) => void): void;
+  /**
+   * The worker died (crash, out of memory) or failed to start. An error with `code`
+   * `MemoryLimit` says the worker was stopped for using too much memory.
+   */
+  onError(listener: (error: Error & { code?: string }) => void): void;
   terminate(): void;
 }
 

@@ -37,6 +37,8 @@ function connect(): Channel {
 }
 
 const channel = connect();
+/** Some engines give each error an own `stack` accessor; this one is the engine's, not the code's. */
+const ENGINE_STACK_GETTER = Object.getOwnPropertyDescriptor(new Error(), 'stack')?.get;
 lockdown({ errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose' });
 
 const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; callSite: string }>();
@@ -46,6 +48,8 @@ channel.listen((message) => {
   const data = message as HostToWorker;
   if (data.type === 'run') void run(data);
   else if (data.type === 'mem-result') settle(data);
+  // Answered only when no code left behind by a run keeps this thread busy.
+  else if (data.type === 'ping') channel.post({ type: 'pong', id: data.id });
 });
 channel.post({ type: 'ready' });
 
@@ -54,9 +58,11 @@ function settle(response: MemResponse): void {
   if (call === undefined) return;
   pending.delete(response.callId);
   if (response.ok) {
+    startQueuedCall();
     call.resolve(response.value);
     return;
   }
+  startQueuedCall();
   const failure = response.error ?? { name: 'Error', code: 'Io', message: 'mem call failed' };
   const error = new Error(failure.message);
   error.name = failure.name;
@@ -84,7 +90,9 @@ async function run(request: RunRequest): Promise<void> {
   };
   const console = harden(Object.fromEntries(LOG_LEVELS.map((level) => [level, capture(level)])));
   const mem = harden(
-    Object.fromEntries(request.methods.map((method) => [method, (...args: unknown[]) => callHost(request.runId, method, args)])),
+    Object.fromEntries(
+      request.methods.map((method) => [method, (...args: unknown[]) => callHost(request.runId, method, args, request.limits.maxArgChars)]),
+    ),
   );
   const compartment = new Compartment({ globals: { mem, console, Date, Math }, __options__: true });
 
@@ -102,35 +110,86 @@ async function run(request: RunRequest): Promise<void> {
   channel.post({ type: 'done', runId: request.runId, ok: error === null, value: safe.value, logs, error, truncated });
 }
 
-function callHost(runId: number, method: string, args: unknown[]): Promise<unknown> {
+/** Calls the host has not answered yet; more wait here, so code cannot flood the host with work. */
+const MAX_IN_FLIGHT = 8;
+const queued: (() => void)[] = [];
+
+function startQueuedCall(): void {
+  queued.shift()?.();
+}
+
+function callHost(runId: number, method: string, args: unknown[], maxArgChars: number): Promise<unknown> {
   const callSite = (new Error().stack ?? '').split('\n').slice(1).join('\n');
   return new Promise((resolve, reject) => {
-    const callId = nextCallId++;
-    try {
-      channel.post({ type: 'mem', runId, callId, method, args: [...args] });
-    } catch (cloneError) {
-      const reason = cloneError instanceof Error ? cloneError.message : 'cannot be copied';
-      reject(new TypeError(`mem.${method}: arguments must be plain data (strings, numbers, booleans, arrays, plain objects): ${reason}`));
+    const size = argumentChars(args, maxArgChars);
+    if (size > maxArgChars) {
+      reject(new RangeError(`mem.${method}: the arguments are larger than ${maxArgChars} characters; pass less at a time`));
       return;
     }
-    pending.set(callId, { resolve, reject, callSite });
+    const send = (): void => {
+      const callId = nextCallId++;
+      try {
+        channel.post({ type: 'mem', runId, callId, method, args: [...args] });
+      } catch (cloneError) {
+        startQueuedCall();
+        const reason = cloneError instanceof Error ? cloneError.message : 'cannot be copied';
+        reject(new TypeError(`mem.${method}: arguments must be plain data (strings, numbers, booleans, arrays, plain objects): ${reason}`));
+        return;
+      }
+      pending.set(callId, { resolve, reject, callSite });
+    };
+    if (pending.size < MAX_IN_FLIGHT) send();
+    else queued.push(send);
   });
 }
 
-/** What the code threw, read defensively: it may be any value, including a Proxy or an object with traps. */
+/**
+ * Characters in the strings (and keys) of `value`, counted until `limit` is passed; reading stops
+ * at anything that is not plain data (structured clone refuses it next anyway).
+ */
+function argumentChars(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  const seen = new Set<unknown>();
+  while (stack.length > 0 && total <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') total += item.length;
+    else if (item !== null && typeof item === 'object' && !seen.has(item)) {
+      seen.add(item);
+      total += 8;
+      try {
+        for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(item))) {
+          total += key.length;
+          if ('value' in descriptor) stack.push(descriptor.value);
+        }
+      } catch {
+        return total;
+      }
+    } else total += 8;
+  }
+  return total;
+}
+
+/**
+ * What the code threw, read defensively: it may be any value, including a Proxy or an object with
+ * traps. Only own data properties are read; the engine's `stack` getter is used only when
+ * `name` and `message` are plain data too (it would call their getters to format the stack).
+ */
 function describeError(thrown: unknown): RunError {
   try {
     if (thrown !== null && typeof thrown === 'object' && Object.getPrototypeOf(thrown) !== null) {
       const descriptors = Object.getOwnPropertyDescriptors(thrown);
+      const isData = (key: string): boolean => descriptors[key] === undefined || 'value' in descriptors[key];
       const read = (key: string): unknown => (descriptors[key] !== undefined && 'value' in descriptors[key] ? descriptors[key].value : undefined);
       const message = read('message');
-      const stack = read('stack') ?? stackOf(thrown);
+      const engineStack = isData('stack') || descriptors.stack?.get === ENGINE_STACK_GETTER;
+      const stack = read('stack') ?? (isData('name') && isData('message') && engineStack ? stackOf(thrown) : undefined);
       const name = typeof read('name') === 'string' ? (read('name') as string) : nameOf(thrown);
       const code = read('code');
       return {
         code: typeof code === 'string' ? code.slice(0, 100) : 'RuntimeError',
         ...(name === undefined ? {} : { name: name.slice(0, 100) }),
-        message: typeof message === 'string' ? message.slice(0, 2000) : `the code threw ${JSON.stringify(toJsonSafe(thrown, { maxTotalChars: 500 }).value)}`,
+        message: typeof message === 'string' ? message.slice(0, 2000) : 'the code threw an error whose message could not be read',
         ...lineOf(typeof stack === 'string' ? stack : ''),
       };
     }

@@ -38,7 +38,7 @@ function connect(): Channel {
 
 const channel = connect();
 /** Some engines give each error an own `stack` accessor; this one is the engine's, not the code's. */
-const ENGINE_STACK_GETTER = Object.getOwnPropertyDescriptor(new Error(), 'stack')?.get;
+const ENGINE_STACK_GETTER: unknown = Reflect.get(Object.getOwnPropertyDescriptor(new Error(), 'stack') ?? {}, 'get');
 lockdown({ errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose' });
 
 const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; callSite: string }>();
@@ -182,7 +182,7 @@ function describeError(thrown: unknown): RunError {
       const isData = (key: string): boolean => descriptors[key] === undefined || 'value' in descriptors[key];
       const read = (key: string): unknown => (descriptors[key] !== undefined && 'value' in descriptors[key] ? descriptors[key].value : undefined);
       const message = read('message');
-      const engineStack = isData('stack') || descriptors.stack?.get === ENGINE_STACK_GETTER;
+      const engineStack = isData('stack') || Reflect.get(descriptors.stack ?? {}, 'get') === ENGINE_STACK_GETTER;
       const stack = read('stack') ?? (isData('name') && isData('message') && engineStack ? stackOf(thrown) : undefined);
       const name = typeof read('name') === 'string' ? (read('name') as string) : nameOf(thrown);
       const code = read('code');

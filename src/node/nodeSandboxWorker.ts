@@ -45,6 +45,8 @@ export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}):
   worker.on('error', (error: Error & { code?: string }) => {
     fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' }) : error);
   });
+  // A message the host cannot deserialize would otherwise vanish, leaving its call unanswered.
+  worker.on('messageerror', (error) => fail(error));
   worker.on('exit', (code) => {
     clearInterval(watch);
     fail(new Error(`the worker exited (code ${code})`));

@@ -17,12 +17,16 @@ export type PathRule =
   | 'reserved-name'
   | 'trailing-dot-or-space';
 
+const MAX_SHOWN = 200;
+
 /** The path policy refused a path: it names the path and the rule it broke. */
 export class PathRefusedError extends RecursaError {
   static readonly code = 'PathRefused';
   readonly code = 'PathRefused';
 
   constructor(path: string, rule: PathRule, explanation: string) {
-    super(`Path ${JSON.stringify(path)} refused (${rule}): ${explanation}`, { path, rule });
+    // A refused path may be hostile and huge: the error quotes only its start.
+    const shown = path.length > MAX_SHOWN ? `${path.slice(0, MAX_SHOWN)}…` : path;
+    super(`Path ${JSON.stringify(shown)} refused (${rule}): ${explanation}`, { path, rule });
   }
 }

@@ -137,13 +137,13 @@ export class Sandbox {
         if (data.type === 'started') {
           clearTimeout(timers[1]);
         } else if (data.type === 'mem') {
-          void this.serveMem(worker, message as MemRequest, {
+          this.serveMem(worker, message as MemRequest, {
             count: () => ++memCalls,
             write: (bytes) => (bytesWritten += bytes),
             limits,
             stop,
             live: () => !settled,
-          });
+          }).catch((error: unknown) => stop({ code: 'WorkerCrashed', message: `a mem call could not be served: ${error instanceof Error ? error.message : String(error)}` }));
         } else if (data.type === 'done') {
           end(readDone(message, limits), false);
           this.checkIdle(worker);
@@ -279,15 +279,28 @@ export class Sandbox {
   }
 }
 
-/** Characters in the strings of plain data, counted until `limit` is passed. */
+/** Size of structured-cloned data (characters of strings and keys, 8 per other value), counted until `limit` is passed. */
 function stringChars(value: unknown, limit: number): number {
   let total = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && total <= limit) {
     const item = stack.pop();
-    if (typeof item === 'string') total += item.length;
-    else if (Array.isArray(item)) stack.push(...(item as unknown[]));
-    else if (item !== null && typeof item === 'object') for (const [key, entry] of Object.entries(item)) stack.push(key, entry);
+    if (typeof item === 'string') {
+      total += item.length;
+    } else if (item instanceof ArrayBuffer || ArrayBuffer.isView(item)) {
+      total += item.byteLength;
+    } else if (item instanceof Map || item instanceof Set) {
+      total += 8;
+      for (const entry of item instanceof Map ? item.entries() : item.values()) stack.push(entry);
+    } else if (item !== null && typeof item === 'object') {
+      total += 8;
+      for (const key of Object.keys(item)) {
+        total += key.length;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    } else {
+      total += 8;
+    }
   }
   return total;
 }

@@ -73,6 +73,10 @@ function settle(response: MemResponse): void {
 }
 
 async function run(request: RunRequest): Promise<void> {
+  // Calls a previous run left unanswered are never answered (the host serves one run at a time);
+  // they must not hold this run's slots.
+  pending.clear();
+  queued.length = 0;
   channel.post({ type: 'started', runId: request.runId });
   const logs: LogLine[] = [];
   const truncated: string[] = [];
@@ -121,21 +125,16 @@ function startQueuedCall(): void {
 function callHost(runId: number, method: string, args: unknown[], maxArgChars: number): Promise<unknown> {
   const callSite = (new Error().stack ?? '').split('\n').slice(1).join('\n');
   return new Promise((resolve, reject) => {
-    const size = argumentChars(args, maxArgChars);
-    if (size > maxArgChars) {
-      reject(new RangeError(`mem.${method}: the arguments are larger than ${maxArgChars} characters; pass less at a time`));
+    let plain: unknown[];
+    try {
+      plain = plainCopy(args, maxArgChars) as unknown[];
+    } catch (problem) {
+      reject(new TypeError(`mem.${method}: ${problem instanceof Error ? problem.message : 'the arguments cannot be sent'}`));
       return;
     }
     const send = (): void => {
       const callId = nextCallId++;
-      try {
-        channel.post({ type: 'mem', runId, callId, method, args: [...args] });
-      } catch (cloneError) {
-        startQueuedCall();
-        const reason = cloneError instanceof Error ? cloneError.message : 'cannot be copied';
-        reject(new TypeError(`mem.${method}: arguments must be plain data (strings, numbers, booleans, arrays, plain objects): ${reason}`));
-        return;
-      }
+      channel.post({ type: 'mem', runId, callId, method, args: plain });
       pending.set(callId, { resolve, reject, callSite });
     };
     if (pending.size < MAX_IN_FLIGHT) send();
@@ -143,31 +142,54 @@ function callHost(runId: number, method: string, args: unknown[], maxArgChars: n
   });
 }
 
+const MAX_ARG_DEPTH = 64;
+const PLAIN_PROTOTYPES = new Set<unknown>([Object.prototype, null]);
+
 /**
- * Characters in the strings (and keys) of `value`, counted until `limit` is passed; reading stops
- * at anything that is not plain data (structured clone refuses it next anyway).
+ * A fresh copy of `mem` arguments as JSON-like data — strings, finite numbers, booleans, null,
+ * arrays and plain objects, read through own data properties only — so what reaches the host is
+ * exactly what was checked: no getters to change their answer, no Maps, buffers or class
+ * instances to smuggle size past the limit. Throws a message for the model when it is not.
  */
-function argumentChars(value: unknown, limit: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  const seen = new Set<unknown>();
-  while (stack.length > 0 && total <= limit) {
-    const item = stack.pop();
-    if (typeof item === 'string') total += item.length;
-    else if (item !== null && typeof item === 'object' && !seen.has(item)) {
-      seen.add(item);
-      total += 8;
-      try {
-        for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(item))) {
-          total += key.length;
-          if ('value' in descriptor) stack.push(descriptor.value);
-        }
-      } catch {
-        return total;
-      }
-    } else total += 8;
-  }
-  return total;
+function plainCopy(value: unknown, maxChars: number): unknown {
+  let chars = 0;
+  const charge = (count: number): void => {
+    chars += count;
+    if (chars > maxChars) throw new Error(`the arguments are larger than ${maxChars} characters; pass less at a time`);
+  };
+  const copy = (item: unknown, depth: number): unknown => {
+    if (typeof item === 'string') {
+      charge(item.length);
+      return item;
+    }
+    charge(8);
+    if (item === null || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item))) return item;
+    if (item === undefined) return undefined;
+    if (typeof item !== 'object') throw new Error(`arguments must be plain data (strings, numbers, booleans, arrays, plain objects), not ${typeof item}`);
+    if (depth >= MAX_ARG_DEPTH) throw new Error(`arguments are nested more than ${MAX_ARG_DEPTH} levels deep`);
+    if (Array.isArray(item)) {
+      const length = Reflect.get(Object.getOwnPropertyDescriptor(item, 'length') ?? {}, 'value') as number;
+      charge(length);
+      const out: unknown[] = [];
+      for (let i = 0; i < length; i++) out.push(copy(ownData(item, String(i)), depth + 1));
+      return out;
+    }
+    if (!PLAIN_PROTOTYPES.has(Object.getPrototypeOf(item))) throw new Error('arguments must be plain data: arrays and plain objects only');
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) {
+      charge(key.length);
+      Object.defineProperty(out, key, { value: copy(ownData(item, key), depth + 1), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  return copy(value, 0);
+}
+
+function ownData(object: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return undefined;
+  if (!('value' in descriptor)) throw new Error(`arguments must be plain data: "${key.slice(0, 40)}" is a getter`);
+  return descriptor.value;
 }
 
 /**

@@ -2,3 +2,5 @@ export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultSt
 export { ChangeFeed } from './ChangeFeed';
 export { walkFiles } from './walkFiles';
 export { readTextIfExists } from './readTextIfExists';
+export type { HttpRequest, HttpResponse, HttpTransport } from './http';
+export { HttpTransportError } from './http';

@@ -1,17 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import type { AgentEvent } from '../core/agent/runAgent';
+import type { ProviderSettings } from '../core/llm/types';
+import { ask } from './ask';
 import { runScript } from './runScript';
 
 const USAGE = `Usage: recursa run --vault DIR [--commit MESSAGE] [--time-limit MS] FILE
+       recursa ask --vault DIR [--provider openai|anthropic] [--base-url URL] [--model M] [--api-key K] "request"
 
-Runs FILE (TypeScript, the body of an async function with \`mem\` in scope; "-" reads standard
-input) in Recursa's sandbox against the vault folder DIR, and prints the result as JSON.
+run: runs FILE (TypeScript, the body of an async function with \`mem\` in scope; "-" reads
+standard input) in Recursa's sandbox against the vault folder DIR, and prints the result as JSON.
 Exit code: 0 when the code succeeded, 1 when it failed, 2 for bad arguments.
 
+ask: runs one request through the agent (model, sandbox, vault, git). The agent's status lines go
+to standard error, its reply to standard output. Settings also come from RECURSA_PROVIDER,
+RECURSA_BASE_URL, RECURSA_MODEL and RECURSA_API_KEY. Exit code: 0 on a reply, 1 when the run
+failed, 2 for bad arguments.
+
   --vault DIR        the vault folder
-  --commit MESSAGE   commit what the code wrote, with this message
-  --time-limit MS    wall-time limit of the run (default 10000)
+  --commit MESSAGE   (run) commit what the code wrote, with this message
+  --time-limit MS    (run) wall-time limit of the run (default 10000)
+  --provider NAME    (ask) openai (any OpenAI-compatible server) or anthropic; default openai
+  --base-url URL     (ask) default https://api.openai.com/v1 or https://api.anthropic.com
+  --model M          (ask) the model name
+  --api-key K        (ask) the API key (local servers need none)
   --help             this text`;
+
+const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -23,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
         vault: { type: 'string' },
         commit: { type: 'string' },
         'time-limit': { type: 'string' },
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'api-key': { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -35,10 +54,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, file, ...extra] = positionals;
+  if (command === 'ask') return askCommand(values, positionals.slice(1));
   if (command !== 'run') return usageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
   if (values.vault === undefined) return usageError('--vault DIR is required');
   if (file === undefined) return usageError('the file to run is missing (use "-" for standard input)');
   if (extra.length > 0) return usageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (values.provider !== undefined || values.model !== undefined) return usageError('--provider and --model belong to the ask command');
   const timeMs = values['time-limit'] === undefined ? undefined : Number(values['time-limit']);
   if (timeMs !== undefined && (!Number.isInteger(timeMs) || timeMs < 1)) return usageError('--time-limit wants a whole number of milliseconds');
   if (values.commit?.trim() === '') return usageError('--commit needs a message');
@@ -55,6 +76,53 @@ async function main(argv: string[]): Promise<number> {
     return result.ok ? 0 : 1;
   } catch (error) {
     // Could not open the vault or commit: not the code's fault, so not exit code 1.
+    return usageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+interface AskValues {
+  vault?: string;
+  provider?: string;
+  'base-url'?: string;
+  model?: string;
+  'api-key'?: string;
+}
+
+async function askCommand(values: AskValues, words: string[]): Promise<number> {
+  const env = process.env;
+  if (values.vault === undefined) return usageError('--vault DIR is required');
+  const request = words.join(' ').trim();
+  if (request === '') return usageError('the request is missing');
+  const kind = values.provider ?? env.RECURSA_PROVIDER ?? 'openai';
+  if (kind !== 'openai' && kind !== 'anthropic') return usageError(`unknown provider "${kind}" (use openai or anthropic)`);
+  const model = values.model ?? env.RECURSA_MODEL;
+  if (model === undefined || model.trim() === '') return usageError('--model (or RECURSA_MODEL) is required');
+  const provider: ProviderSettings = {
+    kind,
+    baseUrl: values['base-url'] ?? env.RECURSA_BASE_URL ?? DEFAULT_BASE_URL[kind],
+    model,
+    apiKey: values['api-key'] ?? env.RECURSA_API_KEY,
+  };
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  let lastThink = '';
+  const onEvent = (event: AgentEvent): void => {
+    if (event.type === 'think') lastThink = event.text;
+    if (event.type === 'state' && event.state !== 'thinking' && lastThink !== '') {
+      process.stderr.write(`… ${lastThink}\n`);
+      lastThink = '';
+    }
+    if (event.type === 'commit') process.stderr.write(`✓ committed ${event.hash.slice(0, 7)}\n`);
+  };
+  try {
+    const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent });
+    if (outcome.state === 'completed' && outcome.reply !== null) {
+      process.stdout.write(`${outcome.reply}\n`);
+      return 0;
+    }
+    process.stderr.write(`recursa: the run ${outcome.state}: ${outcome.error ?? 'no reply'}\n`);
+    return 1;
+  } catch (error) {
     return usageError(error instanceof Error ? error.message : String(error));
   }
 }

@@ -6,3 +6,9 @@ export { runScript, type RunScriptOptions, type RunScriptResult } from './runScr
 export { createNodeSandboxWorker, type NodeSandboxWorkerOptions } from './nodeSandboxWorker';
 export { Sandbox, type RunOptions, type SandboxOptions } from '../core/sandbox/Sandbox';
 export { DEFAULT_RUN_LIMITS, type LogLine, type RunError, type RunLimits, type RunResult } from '../core/sandbox/protocol';
+export { ask, type AskOptions } from './ask';
+export { createNodeHttpTransport } from './nodeHttpTransport';
+export { createProvider } from '../core/llm/createProvider';
+export type { ChatMessage, LlmProvider, ProviderSettings } from '../core/llm/types';
+export type { AgentEvent, AgentOutcome, RunState } from '../core/agent/runAgent';
+export { DEFAULT_BUDGETS, type AgentBudgets } from '../core/agent/budgets';

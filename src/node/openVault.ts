@@ -17,6 +17,10 @@ export interface OpenedVault {
   mem: Mem;
   /** The vault's history, or null when opened with `git: false`. */
   git: GitService | null;
+  /** The folder through the vault port `mem` uses. */
+  port: NodeVaultPort;
+  /** The agent's write-set (what `commitChanges` commits). */
+  writeSet: WriteSet;
   /** Whose run `mem` calls belong to (names the run in commit trailers). */
   session: MemSession;
   /** Stops watching the folder. `mem` must not be used afterwards. */
@@ -50,6 +54,8 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
   return {
     mem,
     git,
+    port,
+    writeSet,
     session,
     close: async () => {
       await git?.whenSnapshotDone().catch(() => null);

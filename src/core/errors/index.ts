@@ -13,6 +13,7 @@ export { MatchCountError } from './MatchCountError';
 export { NotFoundError } from './NotFoundError';
 export { NothingToCommitError } from './NothingToCommitError';
 export { PathRefusedError, type PathRule } from './PathRefusedError';
+export { ProviderError, type ProviderErrorKind, type ProviderErrorDetails } from './ProviderError';
 export { RevertConflictError } from './RevertConflictError';
 export { UserEditsError } from './UserEditsError';
 export { WriteNotVerifiedError } from './WriteNotVerifiedError';

@@ -1,0 +1,246 @@
+import { isRecursaError } from '../errors';
+import type { GitService } from '../git/GitService';
+import type { ChatMessage, CompletionUsage, LlmProvider } from '../llm/types';
+import type { MemSession } from '../mem/MemContext';
+import type { WriteSet } from '../mem/WriteSet';
+import type { RunLimits, RunResult } from '../sandbox/protocol';
+import { countTokens } from '../tokens/countTokens';
+import { DEFAULT_BUDGETS, type AgentBudgets } from './budgets';
+import { compactMessages } from './compactMessages';
+import { correctionMessage, parseResponse, StreamingParser } from './protocolParser';
+import { formatRunResult } from './formatRunResult';
+
+export type RunState = 'accepted' | 'thinking' | 'acting' | 'committing' | 'replying' | 'completed' | 'failed' | 'timed-out' | 'cancelled';
+
+export type AgentEvent =
+  | { type: 'state'; state: RunState }
+  | { type: 'think'; turn: number; text: string }
+  | { type: 'code'; turn: number; index: number; code: string }
+  | { type: 'result'; turn: number; index: number; result: RunResult }
+  | { type: 'reply'; text: string }
+  | { type: 'commit'; hash: string; automatic: boolean }
+  | { type: 'usage'; turns: number; tokens: number; memCalls: number };
+
+/** Runs code for the agent: the sandbox, or anything with its `run`. */
+export interface CodeRunner {
+  run(code: string, options: { limits?: Partial<RunLimits>; signal?: AbortSignal }): Promise<RunResult>;
+}
+
+export interface AgentDeps {
+  provider: LlmProvider;
+  runner: CodeRunner;
+  /** The vault's history; null when it has none (nothing is committed then). */
+  git: GitService | null;
+  writeSet: WriteSet;
+  session: MemSession;
+  systemPrompt: string;
+}
+
+export interface AgentRunOptions {
+  runId: string;
+  budgets?: Partial<AgentBudgets>;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface AgentOutcome {
+  runId: string;
+  state: Extract<RunState, 'completed' | 'failed' | 'timed-out' | 'cancelled'>;
+  reply: string | null;
+  /** Why the run did not complete, for the user. */
+  error: string | null;
+  /** Commits made during the run, oldest first (the model's own and the closing one). */
+  commits: string[];
+  turns: number;
+  tokens: number;
+  memCalls: number;
+  /** What to append to the conversation: the request, the model's answers, the results. */
+  messages: ChatMessage[];
+}
+
+/** How many answers without a usable tag the model may give before the run fails. */
+const MAX_CORRECTIONS = 2;
+
+class RunStopped extends Error {
+  constructor(readonly state: 'failed' | 'timed-out' | 'cancelled', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * The think-act-commit loop: the request goes to the model, the `<think>` text streams to the
+ * user, each `<typescript>` block runs in the sandbox and its result goes back, until a
+ * `<reply>`. Budgets (turns, wall time, tokens, `mem` calls) bound the run; the signal cancels it
+ * at once. However the run ends, writes the model did not commit are committed, naming the run.
+ */
+export async function runAgent(request: string, history: readonly ChatMessage[], deps: AgentDeps, options: AgentRunOptions): Promise<AgentOutcome> {
+  const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+  const emit = (event: AgentEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A broken listener must not break the run.
+    }
+  };
+  const started = Date.now();
+  const controller = new AbortController();
+  let stopReason: 'timed-out' | 'cancelled' | null = null;
+  const stop = (reason: 'timed-out' | 'cancelled'): void => {
+    stopReason ??= reason;
+    controller.abort();
+  };
+  const onAbort = (): void => stop('cancelled');
+  if (options.signal?.aborted === true) stop('cancelled');
+  options.signal?.addEventListener('abort', onAbort);
+  const timer = setTimeout(() => stop('timed-out'), budgets.timeMs);
+
+  deps.session.runId = options.runId;
+  const added: ChatMessage[] = [{ role: 'user', content: request }];
+  const commits: string[] = [];
+  let turns = 0;
+  let tokens = 0;
+  let memCalls = 0;
+  let corrections = 0;
+  let reply: string | null = null;
+  let state: AgentOutcome['state'] = 'completed';
+  let error: string | null = null;
+  const commitListener = deps.git?.onEvent((event) => {
+    if (event.type === 'commit' && event.run === options.runId) {
+      commits.push(event.hash);
+      emit({ type: 'commit', hash: event.hash, automatic: false });
+    }
+  });
+
+  const checkStopped = (): void => {
+    if (stopReason === 'cancelled') throw new RunStopped('cancelled', 'The run was cancelled.');
+    if (stopReason === 'timed-out') throw new RunStopped('timed-out', `The run went over its time budget of ${Math.round(budgets.timeMs / 1000)} s.`);
+  };
+
+  emit({ type: 'state', state: 'accepted' });
+  try {
+    while (reply === null) {
+      checkStopped();
+      if (turns >= budgets.maxTurns) throw new RunStopped('failed', `The run used its ${budgets.maxTurns} turns without finishing.`);
+      turns++;
+      emit({ type: 'state', state: 'thinking' });
+      const messages = compactMessages([...history, ...added], budgets.contextTokens - countTokens(deps.systemPrompt));
+      const parser = new StreamingParser();
+      let shownThink = '';
+      const completion = await deps.provider
+        .complete(
+          { system: deps.systemPrompt, messages },
+          {
+            signal: controller.signal,
+            onText: (delta) => {
+              parser.push(delta);
+              const think = parser.thinkText();
+              if (think !== shownThink) {
+                shownThink = think;
+                emit({ type: 'think', turn: turns, text: think });
+              }
+            },
+          },
+        )
+        .catch((failure: unknown) => {
+          checkStopped();
+          throw failure;
+        });
+      tokens += usedTokens(completion.usage, deps.systemPrompt, messages, completion.text);
+      added.push({ role: 'assistant', content: completion.text });
+      const parsed = parseResponse(completion.text);
+      const think = parsed.thinks.at(-1) ?? '';
+      if (think !== shownThink && think !== '') emit({ type: 'think', turn: turns, text: think });
+      emit({ type: 'usage', turns, tokens, memCalls });
+      if (tokens > budgets.maxTokens) throw new RunStopped('failed', `The run used more than its budget of ${budgets.maxTokens} tokens.`);
+
+      if (!parsed.usable) {
+        corrections++;
+        if (corrections > MAX_CORRECTIONS) {
+          throw new RunStopped('failed', 'The model did not answer in the expected format (<think>, <typescript>, <reply>) after two corrections.');
+        }
+        added.push({ role: 'user', content: correctionMessage() });
+        continue;
+      }
+
+      if (parsed.code.length > 0) {
+        emit({ type: 'state', state: 'acting' });
+        const feedback: string[] = [];
+        let allOk = true;
+        for (const [index, code] of parsed.code.entries()) {
+          checkStopped();
+          emit({ type: 'code', turn: turns, index, code });
+          const remainingCalls = budgets.maxMemCalls - memCalls;
+          if (remainingCalls <= 0) throw new RunStopped('failed', `The run used its budget of ${budgets.maxMemCalls} mem calls.`);
+          const result = await deps.runner.run(code, { signal: controller.signal, limits: { maxMemCalls: remainingCalls, timeMs: Math.max(1, Math.min(10_000, budgets.timeMs - (Date.now() - started))) } });
+          memCalls += result.memCalls;
+          emit({ type: 'result', turn: turns, index, result });
+          checkStopped();
+          feedback.push(formatRunResult(result, budgets.resultTokens));
+          if (!result.ok) {
+            allOk = false;
+            break;
+          }
+        }
+        emit({ type: 'usage', turns, tokens, memCalls });
+        if (memCalls >= budgets.maxMemCalls) throw new RunStopped('failed', `The run used its budget of ${budgets.maxMemCalls} mem calls.`);
+        if (parsed.reply !== null && allOk) {
+          reply = parsed.reply;
+          break;
+        }
+        added.push({ role: 'user', content: feedback.join('\n\n') });
+        continue;
+      }
+      if (parsed.reply !== null) {
+        reply = parsed.reply;
+        break;
+      }
+      added.push({ role: 'user', content: 'Continue: act with <typescript>, or give the final <reply>.' });
+    }
+  } catch (failure) {
+    if (failure instanceof RunStopped) {
+      state = failure.state;
+      error = failure.message;
+    } else {
+      state = stopReason ?? 'failed';
+      error = isRecursaError(failure) || failure instanceof Error ? failure.message : String(failure);
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  // Nothing the agent changed is left out of history, however the run ended.
+  if (deps.git !== null && deps.writeSet.size > 0) {
+    emit({ type: 'state', state: 'committing' });
+    try {
+      const hash = await deps.git.commitAgentChanges(closingMessage(request, options.runId, state), options.runId);
+      emit({ type: 'commit', hash, automatic: true });
+    } catch (failure) {
+      if (!(isRecursaError(failure) && failure.code === 'NothingToCommit')) {
+        error = `${error === null ? '' : `${error} `}The changes could not be committed: ${failure instanceof Error ? failure.message : String(failure)}`;
+        if (state === 'completed') state = 'failed';
+      }
+    }
+  }
+  commitListener?.();
+  if (reply !== null && state === 'completed') {
+    emit({ type: 'state', state: 'replying' });
+    emit({ type: 'reply', text: reply });
+  } else if (state === 'completed') {
+    reply = null;
+  }
+  emit({ type: 'state', state });
+  return { runId: options.runId, state, reply: state === 'completed' ? reply : null, error, commits, turns, tokens, memCalls, messages: added };
+}
+
+function usedTokens(usage: CompletionUsage | null, system: string, messages: readonly ChatMessage[], answer: string): number {
+  if (usage !== null) return usage.inputTokens + usage.outputTokens;
+  return countTokens(system) + messages.reduce((sum, message) => sum + countTokens(message.content), 0) + countTokens(answer);
+}
+
+function closingMessage(request: string, runId: string, state: AgentOutcome['state']): string {
+  const firstLine = request.trim().split('\n', 1)[0] ?? '';
+  const subject = firstLine.length > 60 ? `${firstLine.slice(0, 57)}...` : firstLine;
+  const how = state === 'completed' ? 'finished' : state === 'cancelled' ? 'was cancelled' : state === 'timed-out' ? 'ran out of time' : 'failed';
+  return `Recursa: ${subject || 'agent changes'}\n\nCommitted when run ${runId} ${how}, with changes the agent had not committed itself.\n\nRequest: ${request.trim().slice(0, 1000)}`;
+}

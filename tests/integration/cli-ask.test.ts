@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitCli } from '../helpers/gitCli';
+import { startModelServer, type ModelServer } from '../helpers/modelServer';
+import { useTempDir } from '../helpers/tempVault';
+
+const CLI = join(process.cwd(), 'dist/cli.mjs');
+
+/** Runs the CLI asynchronously: the model server answers from this same process. */
+function recursa(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('recursa ask (dist/cli.mjs)', () => {
+  const temp = useTempDir();
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.close());
+
+  it('prints the think lines to stderr and the reply to stdout, exit 0, with the work committed', async () => {
+    server.script([
+      { text: `<think>Writing the note.</think>\n<typescript>\nawait mem.writeFile('Hello.md', '# Hello\\n');\nawait mem.commitChanges('Add a hello note');\n</typescript>\n<reply>Created Hello.md.</reply>` },
+    ]);
+    const { status, stdout, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'scripted', 'Create a hello note']);
+    expect(status).toBe(0);
+    expect(stdout).toBe('Created Hello.md.\n');
+    expect(stderr).toContain('Writing the note.');
+    expect(await readFile(join(temp.dir, 'Hello.md'), 'utf8')).toBe('# Hello\n');
+    expect(gitCli(temp.dir, 'log', '-1', '--format=%s').trim()).toBe('Add a hello note');
+  });
+
+  it('takes its settings from RECURSA_* variables, and sends the key', async () => {
+    server.script([{ text: '<think>Answering.</think><reply>Hi.</reply>' }]);
+    server.requests.length = 0;
+    const { status, stdout } = await recursa(['ask', '--vault', temp.dir, 'Say hi'], {
+      RECURSA_PROVIDER: 'anthropic',
+      RECURSA_BASE_URL: server.url,
+      RECURSA_MODEL: 'scripted-claude',
+      RECURSA_API_KEY: 'secret-key',
+    });
+    expect(status).toBe(0);
+    expect(stdout).toBe('Hi.\n');
+    expect(server.requests[0]).toMatchObject({ path: '/v1/messages', headers: { 'x-api-key': 'secret-key' }, body: { model: 'scripted-claude' } });
+  });
+
+  it('exits 1 when the run fails, saying why', async () => {
+    server.script([{ status: 401 }]);
+    const { status, stdout, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'scripted', 'Hello']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/failed.*key/is);
+  });
+
+  it('exits 2 for bad arguments', async () => {
+    for (const args of [['ask'], ['ask', '--vault', temp.dir], ['ask', '--vault', temp.dir, '--model', 'm', '--provider', 'gemini', 'hi'], ['ask', '--vault', temp.dir, 'no model']]) {
+      const { status, stderr } = await recursa(args, { RECURSA_MODEL: '' });
+      expect(status, args.join(' ')).toBe(2);
+      expect(stderr).toContain('Usage: recursa run');
+    }
+  });
+});

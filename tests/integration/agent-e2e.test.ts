@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../src/core/agent/runAgent';
 import type { ProviderSettings } from '../../src/core/llm/types';
 import { ask } from '../../src/node/ask';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer } from '../helpers/modelServer';
+import { closedPortUrl, startModelServer, type ModelServer } from '../helpers/modelServer';
 import { useTempDir } from '../helpers/tempVault';
 
 const THORNE_ACT = `<think>Creating pages for Dr. Aris Thorne and the AI Research Institute.</think>
@@ -136,6 +136,36 @@ describe('the agent, end to end: scripted model server, sandbox, vault and git',
     const { outcome } = await run('Hello');
     expect(outcome.state).toBe('failed');
     expect(outcome.error).toMatch(/key/i);
+  });
+
+  it.each([
+    ['a model that does not exist', [{ status: 404 as const }], /scripted/],
+    ['a rate limit that persists', [{ status: 429 as const, retryAfter: '0' }, { status: 429 as const, retryAfter: '0' }], /rate|limit|429/i],
+    ['server errors that persist', [{ status: 500 as const }, { status: 503 as const }], /server|500|503/i],
+  ])('fails with a message the user can act on for %s', async (_name, replies, message) => {
+    server.script(replies);
+    const { outcome } = await run('Hello', { provider: { ...openai(), maxRetries: 1 } });
+    expect(outcome.state).toBe('failed');
+    expect(outcome.error).toMatch(message);
+    expect(server.requests.length).toBe(replies.length);
+  });
+
+  it('waits out a rate limit as retry-after says, then answers', async () => {
+    server.script([{ status: 429, retryAfter: '1' }, { text: '<think>Answering.</think><reply>Hi after waiting.</reply>' }]);
+    const started = Date.now();
+    const { outcome } = await run('Hello', { provider: { ...openai(), maxRetries: 2 } });
+    expect(outcome).toMatchObject({ state: 'completed', reply: 'Hi after waiting.' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('fails clearly when the server never answers, or cannot be reached', async () => {
+    server.script([{ hang: true }]);
+    const timedOut = await run('Hello', { provider: { ...openai(), timeoutMs: 300 } });
+    expect(timedOut.outcome.state).toBe('failed');
+    expect(timedOut.outcome.error).toMatch(/time|respond/i);
+    const unreachable = await run('Hello', { provider: { ...openai(), baseUrl: `${await closedPortUrl()}/v1` } });
+    expect(unreachable.outcome.state).toBe('failed');
+    expect(unreachable.outcome.error).toMatch(/reach|connect/i);
   });
 
   it('corrects a model that ignores the protocol, twice, then fails clearly', async () => {

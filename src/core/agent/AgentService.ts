@@ -1,0 +1,57 @@
+import type { AgentBudgets } from './budgets';
+import type { Conversation, ConversationStore } from './ConversationStore';
+import { runAgent, type AgentDeps, type AgentEvent, type AgentOutcome } from './runAgent';
+import { buildSystemPrompt, type PromptLayers } from './systemPrompt';
+
+export interface AgentServiceDeps extends Omit<AgentDeps, 'systemPrompt'> {
+  conversations: ConversationStore;
+  /** The prompt layers as they are now (AGENTS.md, the user's instructions, the runtime context). */
+  promptLayers: () => Promise<PromptLayers>;
+  budgets?: Partial<AgentBudgets>;
+  /** New ids for conversations and runs. */
+  newId: () => string;
+  now?: () => Date;
+}
+
+export interface AskResult {
+  conversation: Conversation;
+  outcome: AgentOutcome;
+}
+
+const TITLE_CHARS = 60;
+
+/**
+ * Conversations with the agent: each request runs through the loop with the conversation so far,
+ * and the conversation — request, answers, results — is saved after every run, however it ended,
+ * so it survives a restart and can be resumed.
+ */
+export class AgentService {
+  constructor(private readonly deps: AgentServiceDeps) {}
+
+  async ask(request: string, options: { conversationId?: string; signal?: AbortSignal; onEvent?: (event: AgentEvent) => void } = {}): Promise<AskResult> {
+    const now = (this.deps.now ?? (() => new Date()))();
+    const existing = options.conversationId === undefined ? null : await this.deps.conversations.load(options.conversationId);
+    const conversation: Conversation = existing ?? {
+      id: options.conversationId ?? this.deps.newId(),
+      title: titleOf(request),
+      created: now.toISOString(),
+      updated: now.toISOString(),
+      messages: [],
+    };
+    const systemPrompt = buildSystemPrompt(await this.deps.promptLayers());
+    const outcome = await runAgent(request, conversation.messages, { ...this.deps, systemPrompt }, {
+      runId: `run-${this.deps.newId()}`,
+      budgets: this.deps.budgets,
+      signal: options.signal,
+      onEvent: options.onEvent,
+    });
+    const updated: Conversation = { ...conversation, updated: (this.deps.now ?? (() => new Date()))().toISOString(), messages: [...conversation.messages, ...outcome.messages] };
+    await this.deps.conversations.save(updated);
+    return { conversation: updated, outcome };
+  }
+}
+
+function titleOf(request: string): string {
+  const line = request.trim().split('\n', 1)[0] ?? '';
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line || 'New conversation';
+}

@@ -2,6 +2,18 @@ import type { ChatMessage } from '../llm/types';
 import { countTokens } from '../tokens/countTokens';
 
 const RESULT_PREFIXES = ['[Execution Result]', '[Execution Error]'];
+const CACHED_COUNTS = 512;
+/** Token counts of recent message texts: every turn sends the whole conversation again. */
+const counts = new Map<string, number>();
+
+function tokensOf(text: string): number {
+  const known = counts.get(text);
+  if (known !== undefined) return known;
+  const count = countTokens(text) + 4;
+  if (counts.size >= CACHED_COUNTS) counts.delete(counts.keys().next().value as string);
+  counts.set(text, count);
+  return count;
+}
 const OMITTED = '[Execution result omitted to keep the conversation within the context window.]';
 
 /**
@@ -11,7 +23,7 @@ const OMITTED = '[Execution result omitted to keep the conversation within the c
  */
 export function compactMessages(messages: readonly ChatMessage[], maxTokens: number): ChatMessage[] {
   const out = messages.map((message) => ({ ...message }));
-  const sizes = out.map((message) => countTokens(message.content) + 4);
+  const sizes = out.map((message) => tokensOf(message.content));
   let total = sizes.reduce((sum, size) => sum + size, 0);
   if (total <= maxTokens) return out;
   const lastUser = lastRequestIndex(out);
@@ -19,7 +31,7 @@ export function compactMessages(messages: readonly ChatMessage[], maxTokens: num
     const message = out[i] as ChatMessage;
     if (message.role === 'user' && RESULT_PREFIXES.some((prefix) => message.content.startsWith(prefix))) {
       message.content = OMITTED;
-      const size = countTokens(OMITTED) + 4;
+      const size = tokensOf(OMITTED);
       total -= (sizes[i] as number) - size;
       sizes[i] = size;
     }

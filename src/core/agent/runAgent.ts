@@ -116,6 +116,7 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
     if (stopReason === 'timed-out') throw new RunStopped('timed-out', `The run went over its time budget of ${Math.round(budgets.timeMs / 1000)} s.`);
   };
 
+  const systemTokens = countTokens(deps.systemPrompt);
   emit({ type: 'state', state: 'accepted' });
   try {
     while (reply === null) {
@@ -123,7 +124,7 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
       if (turns >= budgets.maxTurns) throw new RunStopped('failed', `The run used its ${budgets.maxTurns} turns without finishing.`);
       turns++;
       emit({ type: 'state', state: 'thinking' });
-      const messages = compactMessages([...history, ...added], budgets.contextTokens - countTokens(deps.systemPrompt));
+      const messages = compactMessages([...history, ...added], budgets.contextTokens - systemTokens);
       const parser = new StreamingParser();
       let shownThink = '';
       const completion = await deps.provider

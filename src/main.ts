@@ -3,7 +3,10 @@ import { GitService } from './core/git/GitService';
 import { isRecursaError } from './core/errors';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance } from './core/mem';
 import { Sandbox } from './core/sandbox/Sandbox';
+import type { AgentService } from './core/agent/AgentService';
+import type { MemSession } from './core/mem/MemContext';
 import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
+import { createAgent, type AgentSettings } from './obsidian/createAgent';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 
 /** Wires the Obsidian adapters into core. The UI arrives in its own modules. */
@@ -11,6 +14,7 @@ export default class RecursaPlugin extends Plugin {
   private memInstance: MemInstance | null = null;
   private git: GitService | null = null;
   private sandboxInstance: Sandbox | null = null;
+  private agentParts: Omit<Parameters<typeof createAgent>[0], 'sandbox'> | null = null;
 
   override async onload(): Promise<void> {
     // Vault events fire for every file while Obsidian starts; wait until the layout is ready.
@@ -34,6 +38,12 @@ export default class RecursaPlugin extends Plugin {
     return this.sandboxInstance;
   }
 
+  /** The agent for these settings, over this vault; `null` before the vault is ready. */
+  agent(settings: AgentSettings): AgentService | null {
+    if (this.agentParts === null || this.sandboxInstance === null) return null;
+    return createAgent({ ...this.agentParts, sandbox: this.sandboxInstance }, settings);
+  }
+
   private async startCore(): Promise<void> {
     const port = new ObsidianVaultPort(this.app);
     const options = await resolveMemOptions(port, { configDir: this.app.vault.configDir });
@@ -45,8 +55,11 @@ export default class RecursaPlugin extends Plugin {
       // Without history the agent still works; its changes simply cannot be committed or undone.
       this.reportGitError(error);
     }
-    this.memInstance = createMem(port, options, { writeSet, git: this.git });
+    const session: MemSession = { runId: 'plugin' };
+    this.memInstance = createMem(port, options, { writeSet, git: this.git, session });
     this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
+    const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    this.agentParts = { app: this.app, port, git: this.git, writeSet, session, pluginDir };
   }
 
   private reportGitError(error: unknown): void {

@@ -1,6 +1,14 @@
-import http from 'node:http';
-import https from 'node:https';
+// Types only: the Obsidian plugin reuses this file on desktop, and its bundle must not import Node
+// builtins (it also runs on mobile). Each caller hands over the modules it loaded.
+import type http from 'node:http';
+import type https from 'node:https';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports/http';
+
+/** The parts of Node's `http` and `https` modules the transport uses. */
+export interface NodeHttpModules {
+  http: Pick<typeof http, 'request'>;
+  https: Pick<typeof https, 'request'>;
+}
 
 /**
  * The HTTP port over Node's `http`/`https`: the body streams as it arrives. `signal` ends the
@@ -10,10 +18,18 @@ import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTrans
  * `broken` when the connection dies before the response is complete.
  */
 export function createNodeHttpTransport(): HttpTransport {
-  return { streams: true, request: nodeRequest };
+  return createHttpModuleTransport({ http: process.getBuiltinModule('node:http'), https: process.getBuiltinModule('node:https') });
 }
 
-function nodeRequest(request: HttpRequest): Promise<HttpResponse> {
+/**
+ * `createNodeHttpTransport` over modules the caller loaded: the Obsidian plugin passes the ones
+ * it `require`s at run time on desktop.
+ */
+export function createHttpModuleTransport(modules: NodeHttpModules): HttpTransport {
+  return { streams: true, request: (request) => nodeRequest(modules, request) };
+}
+
+function nodeRequest(modules: NodeHttpModules, request: HttpRequest): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     let url: URL;
     try {
@@ -31,10 +47,10 @@ function nodeRequest(request: HttpRequest): Promise<HttpResponse> {
       return;
     }
 
-    const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+    const body = request.body === undefined ? undefined : new TextEncoder().encode(request.body);
     const headers: Record<string, string> = { ...request.headers };
     if (body !== undefined) headers['content-length'] = String(body.length);
-    const req = (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers });
+    const req = (url.protocol === 'https:' ? modules.https : modules.http).request(url, { method: request.method, headers });
 
     let failure: HttpTransportError | null = null;
     const fail = (error: HttpTransportError): void => {
@@ -76,7 +92,7 @@ async function* readBody(
     for await (const chunk of res) {
       const current = failure();
       if (current !== null) throw current;
-      yield chunk as Buffer;
+      yield chunk as Uint8Array;
     }
     if (!res.complete) throw new HttpTransportError('broken', 'the connection closed before the response was complete');
   } catch (error) {

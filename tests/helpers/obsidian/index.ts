@@ -10,4 +10,5 @@ export { FileManager } from './fileManager';
 export { TAbstractFile, TFile, TFolder } from './files';
 export { normalizePath } from './paths';
 export { Platform } from './platform';
+export { requestUrl } from './requestUrl';
 export { Vault } from './vault';

@@ -1,4 +1,5 @@
 import { GitService, type GitServiceOptions } from '../core/git/GitService';
+import { GraphIndex } from '../core/graph/GraphIndex';
 import { createMem, resolveMemOptions, WriteSet, type Mem, type MemOptions, type MemSession } from '../core/mem';
 import { NodeVaultPort } from './NodeVaultPort';
 
@@ -10,6 +11,8 @@ export interface OpenVaultOptions extends Partial<MemOptions> {
    * and the agent's changes are committed. `false` opens the files alone.
    */
   git?: boolean | Partial<Omit<GitServiceOptions, 'configDir'>>;
+  /** Index links, tags, properties and full text for the graph and search methods. Default `true`. */
+  graph?: boolean;
 }
 
 export interface OpenedVault {
@@ -17,6 +20,8 @@ export interface OpenedVault {
   mem: Mem;
   /** The vault's history, or null when opened with `git: false`. */
   git: GitService | null;
+  /** The graph and full-text index (built in the background), or null when opened with `graph: false`. */
+  graph: GraphIndex | null;
   /** The folder through the vault port `mem` uses. */
   port: NodeVaultPort;
   /** The agent's write-set (what `commitChanges` commits). */
@@ -36,7 +41,7 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, git: gitOption, ...memOptions } = options;
+  const { watch, git: gitOption, graph: graphOption, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
   const resolved = await resolveMemOptions(port, memOptions);
   const writeSet = new WriteSet(port);
@@ -50,15 +55,21 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
     throw error;
   }
   const session: MemSession = { runId: 'headless' };
-  const { mem } = createMem(port, resolved, { writeSet, git, session });
+  const hidden = new Set(['.git', '.trash', resolved.configDir]);
+  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder) });
+  void graph?.build().catch(() => undefined);
+  const { mem } = createMem(port, resolved, { writeSet, git, graph, session });
   return {
     mem,
     git,
+    graph,
     port,
     writeSet,
     session,
     close: async () => {
       await git?.whenSnapshotDone().catch(() => null);
+      await graph?.build().catch(() => undefined);
+      graph?.close();
       git?.close();
       port.close();
     },

@@ -1,4 +1,5 @@
 import type { GitService } from '../git/GitService';
+import type { GraphIndex } from '../graph/GraphIndex';
 import type { PathPolicy } from '../paths/pathPolicy';
 import type { VaultPort } from '../ports';
 import type { MemOptions } from './options';
@@ -17,5 +18,7 @@ export interface MemContext {
   readonly writeSet: WriteSet;
   /** The vault's history, or null when the vault was opened without it. */
   readonly git: GitService | null;
+  /** The vault's links, tags, properties and full text, or null when not indexed. */
+  readonly graph: GraphIndex | null;
   readonly session: MemSession;
 }

@@ -4,24 +4,30 @@ import type { MemContext, MemSession } from './MemContext';
 import type { VaultPort } from '../ports';
 import { WriteSet } from './WriteSet';
 import type { GitService } from '../git/GitService';
+import type { GraphIndex } from '../graph/GraphIndex';
 import { commitChanges } from './commitChanges';
 import { createDir } from './createDir';
 import { deletePath } from './deletePath';
 import { discardChanges } from './discardChanges';
 import { fileExists } from './fileExists';
+import { getBacklinks } from './getBacklinks';
 import { getChangedFiles } from './getChangedFiles';
 import { getGraphRoot } from './getGraphRoot';
+import { getOutgoingLinks } from './getOutgoingLinks';
 import { getTokenCount } from './getTokenCount';
 import { getTokenCountForPaths } from './getTokenCountForPaths';
 import { gitDiff } from './gitDiff';
 import { gitLog } from './gitLog';
 import { listFiles } from './listFiles';
+import { queryGraph } from './queryGraph';
 import { readFile } from './readFile';
 import { rename } from './rename';
 import { replaceInFile } from './replaceInFile';
 import { revertCommit } from './revertCommit';
 import { revertToLastCheckpoint } from './revertToLastCheckpoint';
 import { saveCheckpoint } from './saveCheckpoint';
+import { search } from './search';
+import { searchGlobal } from './searchGlobal';
 import { updateFile } from './updateFile';
 import { writeFile } from './writeFile';
 
@@ -47,6 +53,11 @@ export const MEM_OPERATIONS = {
   gitDiff,
   getChangedFiles,
   commitChanges,
+  getBacklinks,
+  getOutgoingLinks,
+  queryGraph,
+  searchGlobal,
+  search,
   saveCheckpoint,
   revertToLastCheckpoint,
   discardChanges,
@@ -72,6 +83,8 @@ export interface MemParts {
   writeSet?: WriteSet;
   /** The vault's history; without it the git methods say history is unavailable. */
   git?: GitService | null;
+  /** The vault's graph and full-text index; without it the graph methods say so. */
+  graph?: GraphIndex | null;
   /** Whose run the calls belong to; the agent loop updates `runId` per run. */
   session?: MemSession;
 }
@@ -88,6 +101,7 @@ export function createMem(vault: VaultPort, options: MemOptions, parts: MemParts
     policy: pathPolicyOf(options),
     writeSet: parts.writeSet ?? new WriteSet(vault),
     git: parts.git ?? null,
+    graph: parts.graph ?? null,
     session: parts.session ?? { runId: 'manual' },
   };
   const mem: Record<string, (...args: unknown[]) => Promise<unknown>> = {};

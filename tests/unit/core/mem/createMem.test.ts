@@ -27,6 +27,11 @@ describe('createMem', () => {
         'revertToLastCheckpoint',
         'discardChanges',
         'revertCommit',
+        'getBacklinks',
+        'getOutgoingLinks',
+        'queryGraph',
+        'searchGlobal',
+        'search',
       ].sort(),
     );
   });

@@ -1,0 +1,275 @@
+import MiniSearch from 'minisearch';
+import type { VaultChange, VaultPort } from '../ports';
+import { walkFiles } from '../ports';
+import { compareCodePoints } from '../util/compareCodePoints';
+import { Slicer } from '../util/Slicer';
+import { parseNote, type ParsedNote } from './parseNote';
+import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
+import { LinkResolver } from './resolveLink';
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+export interface SearchOptions {
+  /** Most results. Default 10. */
+  limit?: number;
+  /** Only notes under this folder. */
+  folder?: string;
+  /** Only notes with any of these tags (nested tags included). */
+  tags?: string[];
+  /** Typo tolerance, 0 (exact) to 0.5. Default 0.2. */
+  fuzzy?: number;
+}
+
+export interface SearchHit {
+  path: string;
+  score: number;
+  /** A short stretch of text around the best match. */
+  snippet: string;
+}
+
+interface IndexedNote extends QueryableNote {
+  parsed: ParsedNote;
+}
+
+interface SearchDocument {
+  id: string;
+  title: string;
+  headings: string;
+  body: string;
+}
+
+const SNIPPET_CHARS = 160;
+
+/**
+ * The vault's structure — links, tags, properties, aliases, headings — and a full-text index,
+ * built from the notes themselves and kept current from vault events: changed paths are marked,
+ * and every query first re-reads the marked notes, so the index is current when `mem` is called,
+ * right after the agent's own writes included.
+ */
+export class GraphIndex {
+  private readonly notes = new Map<string, IndexedNote>();
+  private readonly resolver = new LinkResolver();
+  private readonly dirty = new Set<string>();
+  private backlinks: Map<string, Set<string>> | null = null;
+  private readonly search: MiniSearch<SearchDocument>;
+  private built: Promise<void> | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly vault: VaultPort,
+    private readonly options: { skipFolder?: (path: string) => boolean; onProgress?: (progress: IndexProgress) => void; sliceMs?: number } = {},
+  ) {
+    this.search = new MiniSearch<SearchDocument>({
+      fields: ['title', 'headings', 'body'],
+      searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
+    });
+    this.unsubscribe = vault.onChange((change) => this.noteChange(change));
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Indexes the whole vault (once; later calls wait for the same work), in slices, with progress. */
+  build(): Promise<void> {
+    this.built ??= this.buildNow();
+    return this.built;
+  }
+
+  /**
+   * Notes linking to `path`. For a note that does not exist (yet), the notes whose unresolved
+   * links name it — by its name or its path without `.md` — so the agent can see who expects it.
+   */
+  async backlinksOf(path: string): Promise<string[]> {
+    await this.current();
+    const reverse = this.reverse();
+    const sources = new Set(reverse.get(path) ?? []);
+    if (!this.resolver.has(path)) {
+      const withoutMd = path.replace(/\.md$/i, '');
+      for (const text of new Set([withoutMd, baseName(path), path])) {
+        for (const [target, from] of reverse) if (target.toLowerCase() === text.toLowerCase()) for (const source of from) sources.add(source);
+      }
+    }
+    sources.delete(path);
+    return [...sources].sort(compareCodePoints);
+  }
+
+  /** The note's unique link targets: resolved paths, or the link text where nothing matches. */
+  async outgoingOf(path: string): Promise<string[] | null> {
+    await this.current();
+    const note = this.notes.get(path);
+    if (note === undefined) return null;
+    const targets = new Set<string>();
+    for (const link of note.parsed.links) targets.add(this.resolver.resolve(link.target, path) ?? link.target);
+    targets.delete(path);
+    return [...targets].sort(compareCodePoints);
+  }
+
+  async isNote(path: string): Promise<boolean> {
+    await this.current();
+    return this.notes.has(path);
+  }
+
+  async query(query: string): Promise<QueryMatch[]> {
+    const node = parseQuery(query);
+    await this.current();
+    this.reverse();
+    return evaluateQuery(node, { notes: () => this.notes.values(), resolve: (target, from) => this.resolver.resolve(target, from) });
+  }
+
+  async searchText(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    await this.current();
+    const limit = options.limit ?? 10;
+    const folder = options.folder?.replace(/\/+$/, '');
+    const tags = (options.tags ?? []).map((tag) => tag.replace(/^#/, '').toLowerCase());
+    const results = this.search.search(query, {
+      fuzzy: options.fuzzy ?? 0.2,
+      filter: (result) => {
+        const path = result.id as string;
+        if (folder !== undefined && folder !== '' && !path.startsWith(`${folder}/`)) return false;
+        if (tags.length === 0) return true;
+        const noteTags = this.notes.get(path)?.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
+        return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
+      },
+    });
+    return results.slice(0, limit).map((result) => ({
+      path: result.id as string,
+      score: Math.round(result.score * 1000) / 1000,
+      snippet: snippetOf(this.notes.get(result.id as string)?.parsed.body ?? '', result.terms),
+    }));
+  }
+
+  private async buildNow(): Promise<void> {
+    const slicer = new Slicer(this.options.sliceMs);
+    const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
+    for (const file of files) this.resolver.addFile(file);
+    const notes = files.filter(isNote);
+    this.options.onProgress?.({ done: 0, total: notes.length });
+    for (const [done, path] of notes.entries()) {
+      await this.indexNote(path);
+      if (await slicer.maybeYield()) this.options.onProgress?.({ done: done + 1, total: notes.length });
+    }
+    this.backlinks = null;
+    this.options.onProgress?.({ done: notes.length, total: notes.length });
+  }
+
+  private noteChange(change: VaultChange): void {
+    const paths = change.type === 'rename' ? [change.oldPath, change.path] : [change.path];
+    for (const path of paths) {
+      if (this.options.skipFolder?.(path.split('/')[0] ?? '') ?? false) continue;
+      this.dirty.add(path);
+    }
+  }
+
+  /** Brings the marked paths up to date (after the first build). */
+  private async current(): Promise<void> {
+    await this.build();
+    if (this.dirty.size === 0) return;
+    const paths = [...this.dirty];
+    this.dirty.clear();
+    for (const path of paths) {
+      const info = await this.vault.stat(path);
+      if (info === null) {
+        this.forget(path);
+        for (const known of [...this.notes.keys()]) if (known.startsWith(`${path}/`)) this.forget(known);
+      } else if (info.kind === 'folder') {
+        for (const file of await walkFiles(this.vault, path)) {
+          this.resolver.addFile(file);
+          if (isNote(file)) await this.indexNote(file);
+        }
+      } else {
+        if (!this.resolver.has(path)) this.backlinks = null;
+        this.resolver.addFile(path);
+        if (isNote(path)) await this.indexNote(path);
+      }
+    }
+  }
+
+  private async indexNote(path: string): Promise<void> {
+    let text: string;
+    try {
+      text = await this.vault.readText(path);
+    } catch {
+      this.forget(path);
+      return;
+    }
+    const parsed = parseNote(text);
+    const previous = this.notes.get(path);
+    const note: IndexedNote = {
+      path,
+      parsed,
+      properties: parsed.properties,
+      tags: parsed.tags,
+      lines: text.split('\n'),
+      outgoing: [],
+    };
+    note.outgoing = parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, path) ?? link.target, line: link.line }));
+    this.notes.set(path, note);
+    this.resolver.setAliases(path, parsed.aliases);
+    if (previous !== undefined) this.search.discard(path);
+    this.search.add({ id: path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: parsed.body });
+    if (this.backlinks !== null) {
+      // An edit changes only this note's own edges; aliases may change others' resolution.
+      if (previous !== undefined && previous.parsed.aliases.join('\n') !== parsed.aliases.join('\n')) this.backlinks = null;
+      else this.replaceEdges(path, previous, note);
+    }
+  }
+
+  private forget(path: string): void {
+    if (this.resolver.has(path)) this.backlinks = null;
+    this.resolver.removeFile(path);
+    if (this.notes.delete(path)) this.search.discard(path);
+  }
+
+  private replaceEdges(path: string, previous: IndexedNote | undefined, next: IndexedNote): void {
+    const reverse = this.backlinks as Map<string, Set<string>>;
+    for (const edge of previous?.outgoing ?? []) reverse.get(edge.target)?.delete(path);
+    for (const edge of next.outgoing) {
+      if (edge.target === path) continue;
+      const set = reverse.get(edge.target) ?? new Set<string>();
+      set.add(path);
+      reverse.set(edge.target, set);
+    }
+  }
+
+  /** Target → notes linking to it; rebuilt after files come or go (links may resolve differently). */
+  private reverse(): Map<string, Set<string>> {
+    if (this.backlinks !== null) return this.backlinks;
+    const reverse = new Map<string, Set<string>>();
+    for (const note of this.notes.values()) {
+      note.outgoing = note.parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, note.path) ?? link.target, line: link.line }));
+      for (const edge of note.outgoing) {
+        if (edge.target === note.path) continue;
+        const set = reverse.get(edge.target) ?? new Set<string>();
+        set.add(note.path);
+        reverse.set(edge.target, set);
+      }
+    }
+    this.backlinks = reverse;
+    return reverse;
+  }
+}
+
+function isNote(path: string): boolean {
+  return path.toLowerCase().endsWith('.md');
+}
+
+function baseName(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name.replace(/\.md$/i, '');
+}
+
+function snippetOf(body: string, terms: readonly string[]): string {
+  const lower = body.toLowerCase();
+  let at = -1;
+  for (const term of terms) {
+    const found = lower.indexOf(term.toLowerCase());
+    if (found >= 0 && (at < 0 || found < at)) at = found;
+  }
+  const start = Math.max(0, at - SNIPPET_CHARS / 2);
+  const text = body.slice(start, start + SNIPPET_CHARS).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${text}${start + SNIPPET_CHARS < body.length ? '…' : ''}`;
+}

@@ -1,0 +1,103 @@
+import { compareCodePoints } from '../util/compareCodePoints';
+
+/**
+ * The files of a vault, indexed for resolving link text the way Obsidian does: by full or
+ * relative path, by name when unique, by the shortest matching path, case-insensitively, and
+ * finally through aliases. Paths are vault-relative; notes are `.md` files.
+ */
+export class LinkResolver {
+  /** Lower-case path → path, for every file. */
+  private readonly byPath = new Map<string, string>();
+  /** Lower-case file name without `.md` for notes (with its extension otherwise) → paths. */
+  private readonly byName = new Map<string, Set<string>>();
+  /** Lower-case alias → note paths. */
+  private readonly byAlias = new Map<string, Set<string>>();
+  private readonly aliasesOf = new Map<string, string[]>();
+
+  addFile(path: string): void {
+    this.byPath.set(path.toLowerCase(), path);
+    addTo(this.byName, nameKey(path), path);
+  }
+
+  removeFile(path: string): void {
+    this.byPath.delete(path.toLowerCase());
+    removeFrom(this.byName, nameKey(path), path);
+    this.setAliases(path, []);
+  }
+
+  setAliases(path: string, aliases: readonly string[]): void {
+    for (const alias of this.aliasesOf.get(path) ?? []) removeFrom(this.byAlias, alias.toLowerCase(), path);
+    if (aliases.length === 0) this.aliasesOf.delete(path);
+    else this.aliasesOf.set(path, [...aliases]);
+    for (const alias of aliases) addTo(this.byAlias, alias.toLowerCase(), path);
+  }
+
+  has(path: string): boolean {
+    return this.byPath.has(path.toLowerCase());
+  }
+
+  /** The file `target` (link text without `#subpath`) points to from `fromPath`, or null. */
+  resolve(target: string, fromPath: string): string | null {
+    const text = target.trim().replace(/^\/+/, '');
+    if (text === '') return fromPath;
+    const withMd = /\.[A-Za-z0-9]{1,8}$/.test(text) && !text.toLowerCase().endsWith('.md') ? [text] : [text.replace(/\.md$/i, '') + '.md', text];
+    // A path relative to the linking note's folder first (a note beside it wins), then from the vault root.
+    const folder = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
+    for (const candidate of withMd) {
+      const found = this.byPath.get(joinPath(folder, candidate).toLowerCase());
+      if (found !== undefined) return found;
+    }
+    if (text.startsWith('./') || text.startsWith('../')) return null;
+    for (const candidate of withMd) {
+      const found = this.byPath.get(candidate.toLowerCase());
+      if (found !== undefined) return found;
+    }
+    // By name: the files whose path ends with the link text, nearest first.
+    const lastSegment = text.slice(text.lastIndexOf('/') + 1);
+    const names = this.byName.get(lastSegment.toLowerCase().replace(/\.md$/, '')) ?? new Set<string>();
+    const suffixes = withMd.map((candidate) => `/${candidate.toLowerCase()}`);
+    const matches = [...names].filter((path) => {
+      const lower = `/${path.toLowerCase()}`;
+      return suffixes.some((suffix) => lower.endsWith(suffix));
+    });
+    const best = nearest(matches, folder);
+    if (best !== null) return best;
+    return nearest([...(this.byAlias.get(text.toLowerCase()) ?? [])], folder);
+  }
+}
+
+/** One of `paths`: the one in `folder` itself if any, else the shortest path, then the first in order. */
+function nearest(paths: string[], folder: string): string | null {
+  if (paths.length === 0) return null;
+  if (paths.length === 1) return paths[0] as string;
+  const local = paths.find((path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '') === folder);
+  if (local !== undefined) return local;
+  return [...paths].sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length || compareCodePoints(a, b))[0] as string;
+}
+
+function nameKey(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  return name.endsWith('.md') ? name.slice(0, -3) : name;
+}
+
+function joinPath(folder: string, relative: string): string {
+  const parts = folder === '' ? [] : folder.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '..') parts.pop();
+    else if (segment !== '.' && segment !== '') parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key) ?? new Set<string>();
+  set.add(value);
+  map.set(key, set);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set === undefined) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}

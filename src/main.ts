@@ -1,5 +1,6 @@
 import { Notice, Plugin } from 'obsidian';
 import { GitService } from './core/git/GitService';
+import { GraphIndex } from './core/graph/GraphIndex';
 import { isRecursaError } from './core/errors';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance } from './core/mem';
 import { Sandbox } from './core/sandbox/Sandbox';
@@ -14,6 +15,7 @@ export default class RecursaPlugin extends Plugin {
   private memInstance: MemInstance | null = null;
   private git: GitService | null = null;
   private sandboxInstance: Sandbox | null = null;
+  private graph: GraphIndex | null = null;
   private agentParts: Omit<Parameters<typeof createAgent>[0], 'sandbox'> | null = null;
 
   override async onload(): Promise<void> {
@@ -25,6 +27,9 @@ export default class RecursaPlugin extends Plugin {
 
   override onunload(): void {
     this.sandboxInstance?.dispose();
+    // Best effort: the next start loads what was saved and re-reads only the notes changed since.
+    void this.graph?.save().catch(() => false);
+    this.graph?.close();
     this.git?.close();
   }
 
@@ -56,9 +61,16 @@ export default class RecursaPlugin extends Plugin {
       this.reportGitError(error);
     }
     const session: MemSession = { runId: 'plugin' };
-    this.memInstance = createMem(port, options, { writeSet, git: this.git, session });
-    this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
     const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const hidden = new Set(['.git', '.trash', this.app.vault.configDir]);
+    this.graph = new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), cacheFile: `${pluginDir}/graph-index.json` });
+    void this.graph
+      .build()
+      .then(() => this.graph?.save())
+      .catch((error: unknown) => new Notice(`Recursa: the search index could not be built. ${error instanceof Error ? error.message : String(error)}`));
+    this.registerInterval(window.setInterval(() => void this.graph?.save().catch(() => false), 5 * 60_000));
+    this.memInstance = createMem(port, options, { writeSet, git: this.git, graph: this.graph, session });
+    this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
     this.agentParts = { app: this.app, port, git: this.git, writeSet, session, pluginDir };
   }
 

@@ -7,3 +7,4 @@ export { GitService, DEFAULT_AUTHOR, SNAPSHOT_MESSAGE, type GitEvent, type GitSe
 export type { LogEntry } from './git/history';
 export type { GitIdentity } from './git/commitObjects';
 export { createGitFs, GIT_ROOT } from './git/gitFs';
+export { GraphIndex, type IndexProgress, type SearchHit, type SearchOptions } from './graph/GraphIndex';

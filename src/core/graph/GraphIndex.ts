@@ -1,6 +1,6 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Options as MiniSearchOptions } from 'minisearch';
 import type { VaultChange, VaultPort } from '../ports';
-import { walkFiles } from '../ports';
+import { readTextIfExists, walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
@@ -32,7 +32,28 @@ export interface SearchHit {
 
 interface IndexedNote extends QueryableNote {
   parsed: ParsedNote;
+  /** The file's size and mtime when read, to find notes changed while the app was closed. */
+  size: number;
+  mtime: number;
+  /** The text before the body (the frontmatter block): with `parsed.body`, the whole note… */
+  head: string;
+  /** …unless the body is not the end of the text (then `head` is the whole text). */
+  whole: boolean;
 }
+
+/** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
+const CACHE_VERSION = 1;
+
+interface CacheFile {
+  version: number;
+  notes: { path: string; size: number; mtime: number; head: string; whole: boolean; parsed: ParsedNote }[];
+  search: AsPlainObject;
+}
+
+const SEARCH_OPTIONS: MiniSearchOptions<SearchDocument> = {
+  fields: ['title', 'headings', 'body'],
+  searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
+};
 
 interface SearchDocument {
   id: string;
@@ -54,18 +75,21 @@ export class GraphIndex {
   private readonly resolver = new LinkResolver();
   private readonly dirty = new Set<string>();
   private backlinks: Map<string, Set<string>> | null = null;
-  private readonly search: MiniSearch<SearchDocument>;
+  private search: MiniSearch<SearchDocument>;
   private built: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly vault: VaultPort,
-    private readonly options: { skipFolder?: (path: string) => boolean; onProgress?: (progress: IndexProgress) => void; sliceMs?: number } = {},
+    private readonly options: {
+      skipFolder?: (path: string) => boolean;
+      onProgress?: (progress: IndexProgress) => void;
+      sliceMs?: number;
+      /** Where `save` keeps the index (the plugin's folder), so a restart does not re-index an unchanged vault. */
+      cacheFile?: string;
+    } = {},
   ) {
-    this.search = new MiniSearch<SearchDocument>({
-      fields: ['title', 'headings', 'body'],
-      searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
-    });
+    this.search = new MiniSearch<SearchDocument>(SEARCH_OPTIONS);
     this.unsubscribe = vault.onChange((change) => this.noteChange(change));
   }
 
@@ -142,18 +166,79 @@ export class GraphIndex {
     }));
   }
 
+  /** Writes the index to `cacheFile`; false when there is none configured. */
+  async save(): Promise<boolean> {
+    const file = this.options.cacheFile;
+    if (file === undefined) return false;
+    await this.current();
+    const cache: CacheFile = {
+      version: CACHE_VERSION,
+      notes: [...this.notes.values()].map((note) => ({ path: note.path, size: note.size, mtime: note.mtime, head: note.head, whole: note.whole, parsed: note.parsed })),
+      search: this.search.toJSON(),
+    };
+    await this.vault.write(file, JSON.stringify(cache));
+    return true;
+  }
+
   private async buildNow(): Promise<void> {
     const slicer = new Slicer(this.options.sliceMs);
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
     for (const file of files) this.resolver.addFile(file);
     const notes = files.filter(isNote);
+    const cached = await this.loadCache();
     this.options.onProgress?.({ done: 0, total: notes.length });
+    const present = new Set(notes);
+    for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) this.forget(path);
     for (const [done, path] of notes.entries()) {
-      await this.indexNote(path);
+      const known = cached?.get(path);
+      const stat = known === undefined ? null : await this.vault.stat(path);
+      if (known === undefined || stat === null || stat.size !== known.size || stat.mtime !== known.mtime) await this.indexNote(path);
       if (await slicer.maybeYield()) this.options.onProgress?.({ done: done + 1, total: notes.length });
     }
     this.backlinks = null;
     this.options.onProgress?.({ done: notes.length, total: notes.length });
+  }
+
+  /**
+   * Loads the saved index, if there is a readable one of this version: its notes (with the size and
+   * mtime they had) and its full-text index. Anything unreadable means a full rebuild, never an error.
+   */
+  private async loadCache(): Promise<Map<string, IndexedNote> | null> {
+    const file = this.options.cacheFile;
+    if (file === undefined) return null;
+    try {
+      const text = await readTextIfExists(this.vault, file);
+      if (text === null) return null;
+      const cache = JSON.parse(text) as CacheFile;
+      if (cache.version !== CACHE_VERSION || !Array.isArray(cache.notes)) return null;
+      const search = MiniSearch.loadJS<SearchDocument>(cache.search, SEARCH_OPTIONS);
+      const loaded = new Map<string, IndexedNote>();
+      for (const entry of cache.notes) {
+        const text = entry.whole ? entry.head : entry.head + entry.parsed.body;
+        loaded.set(entry.path, {
+          path: entry.path,
+          parsed: entry.parsed,
+          size: entry.size,
+          mtime: entry.mtime,
+          head: entry.head,
+          whole: entry.whole,
+          properties: entry.parsed.properties,
+          tags: entry.parsed.tags,
+          lines: text.split('\n'),
+          outgoing: [],
+        });
+      }
+      this.search = search;
+      for (const [path, note] of loaded) {
+        this.notes.set(path, note);
+        this.resolver.setAliases(path, note.parsed.aliases);
+      }
+      return loaded;
+    } catch {
+      this.notes.clear();
+      this.search = new MiniSearch<SearchDocument>(SEARCH_OPTIONS);
+      return null;
+    }
   }
 
   private noteChange(change: VaultChange): void {
@@ -190,7 +275,9 @@ export class GraphIndex {
 
   private async indexNote(path: string): Promise<void> {
     let text: string;
+    let stat;
     try {
+      stat = await this.vault.stat(path);
       text = await this.vault.readText(path);
     } catch {
       this.forget(path);
@@ -198,9 +285,14 @@ export class GraphIndex {
     }
     const parsed = parseNote(text);
     const previous = this.notes.get(path);
+    const whole = !text.endsWith(parsed.body);
     const note: IndexedNote = {
       path,
       parsed,
+      size: stat?.size ?? 0,
+      mtime: stat?.mtime ?? 0,
+      head: whole ? text : text.slice(0, text.length - parsed.body.length),
+      whole,
       properties: parsed.properties,
       tags: parsed.tags,
       lines: text.split('\n'),

@@ -1,0 +1,76 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GraphIndex, type IndexProgress } from '../../../../src/core/graph/GraphIndex';
+import type { VaultPort } from '../../../../src/core/ports';
+import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
+import { useTempDir } from '../../../helpers/tempVault';
+
+const CACHE = '.obsidian/plugins/recursa/graph-index.json';
+
+/** The port, counting the notes it reads. */
+function counting(port: VaultPort): { port: VaultPort; reads: string[] } {
+  const reads: string[] = [];
+  const wrapped = Object.create(port) as VaultPort;
+  wrapped.readText = async (path: string) => {
+    if (path.endsWith('.md')) reads.push(path);
+    return port.readText(path);
+  };
+  return { port: wrapped, reads };
+}
+
+describe('the graph index on disk', () => {
+  const temp = useTempDir();
+  let port: NodeVaultPort;
+  const skipFolder = (folder: string): boolean => folder === '.obsidian';
+
+  beforeEach(async () => {
+    for (let i = 0; i < 30; i++) {
+      await mkdir(join(temp.dir, `F${i % 3}`), { recursive: true });
+      await writeFile(join(temp.dir, `F${i % 3}/Note ${i}.md`), `# Note ${i}\nLinks to [[Note ${(i + 1) % 30}]] #topic/n${i % 5}\nkind:: sample\n`);
+    }
+    port = await NodeVaultPort.open(temp.dir, { watch: false });
+  });
+  afterEach(() => port.close());
+
+  it('loads a saved index without reading unchanged notes, and re-reads only what changed while closed', async () => {
+    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    await first.build();
+    expect(await first.save()).toBe(true);
+    first.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(temp.dir, 'F0/Note 0.md'), '# Note 0\nNow links to [[Note 7]] instead.\n');
+    await writeFile(join(temp.dir, 'F1/New.md'), '# New\nAlso links to [[Note 7]].\n');
+    const { port: watched, reads } = counting(port);
+    const second = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    expect(await second.backlinksOf('F1/Note 7.md')).toEqual(['F0/Note 0.md', 'F0/Note 6.md', 'F1/New.md']);
+    expect(reads.sort()).toEqual(['F0/Note 0.md', 'F1/New.md']);
+    expect(await second.backlinksOf('F1/Note 1.md')).toEqual([]);
+    expect((await second.searchText('instead')).map((hit) => hit.path)).toEqual(['F0/Note 0.md']);
+    expect((await second.query('(tag #topic/n2) AND (property kind:: sample)')).map((match) => match.filePath)).toEqual(['F0/Note 12.md', 'F0/Note 27.md', 'F1/Note 22.md', 'F1/Note 7.md', 'F2/Note 17.md', 'F2/Note 2.md']);
+    second.close();
+  });
+
+  it('rebuilds from the notes when the saved index is corrupt or from another version', async () => {
+    for (const broken of ['{"version": 1, "notes": [', JSON.stringify({ version: 999, notes: [] }), 'not json']) {
+      await mkdir(join(temp.dir, '.obsidian/plugins/recursa'), { recursive: true });
+      await writeFile(join(temp.dir, CACHE), broken);
+      const { port: watched, reads } = counting(port);
+      const index = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+      expect(await index.backlinksOf('F1/Note 1.md')).toEqual(['F0/Note 0.md']);
+      expect(reads).toHaveLength(30);
+      index.close();
+    }
+  });
+
+  it('reports progress from 0 to all notes while it builds', async () => {
+    const progress: IndexProgress[] = [];
+    const index = new GraphIndex(port, { skipFolder, sliceMs: 0, onProgress: (p) => progress.push(p) });
+    await index.build();
+    expect(progress[0]).toEqual({ done: 0, total: 30 });
+    expect(progress.at(-1)).toEqual({ done: 30, total: 30 });
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.every((p, i) => i === 0 || p.done >= (progress[i - 1]?.done ?? 0))).toBe(true);
+    index.close();
+  });
+});

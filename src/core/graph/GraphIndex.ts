@@ -63,6 +63,7 @@ interface SearchDocument {
 }
 
 const SNIPPET_CHARS = 160;
+const PARALLEL_READS = 16;
 
 /**
  * The vault's structure — links, tags, properties, aliases, headings — and a full-text index,
@@ -189,11 +190,16 @@ export class GraphIndex {
     this.options.onProgress?.({ done: 0, total: notes.length });
     const present = new Set(notes);
     for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) this.forget(path);
-    for (const [done, path] of notes.entries()) {
-      const known = cached?.get(path);
-      const stat = known === undefined ? null : await this.vault.stat(path);
-      if (known === undefined || stat === null || stat.size !== known.size || stat.mtime !== known.mtime) await this.indexNote(path);
-      if (await slicer.maybeYield()) this.options.onProgress?.({ done: done + 1, total: notes.length });
+    // Several notes at a time: reading is I/O, and one at a time leaves the disk idle.
+    for (let at = 0; at < notes.length; at += PARALLEL_READS) {
+      const batch = notes.slice(at, at + PARALLEL_READS);
+      const texts = await Promise.all(batch.map((path) => this.readIfChanged(path, cached?.get(path))));
+      batch.forEach((path, i) => {
+        const read = texts[i];
+        if (read === null) this.forget(path);
+        else if (read !== undefined) this.addNote(path, read.text, read.size, read.mtime);
+      });
+      if (await slicer.maybeYield()) this.options.onProgress?.({ done: at + batch.length, total: notes.length });
     }
     this.backlinks = null;
     this.options.onProgress?.({ done: notes.length, total: notes.length });
@@ -273,24 +279,33 @@ export class GraphIndex {
     }
   }
 
-  private async indexNote(path: string): Promise<void> {
-    let text: string;
-    let stat;
+  /** The note's text and stat; `undefined` when the saved copy is current, null when it cannot be read. */
+  private async readIfChanged(path: string, known: IndexedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
     try {
-      stat = await this.vault.stat(path);
-      text = await this.vault.readText(path);
+      const stat = await this.vault.stat(path);
+      if (stat === null) return null;
+      if (known !== undefined && stat.size === known.size && stat.mtime === known.mtime) return undefined;
+      return { text: await this.vault.readText(path), size: stat.size, mtime: stat.mtime };
     } catch {
-      this.forget(path);
-      return;
+      return null;
     }
+  }
+
+  private async indexNote(path: string): Promise<void> {
+    const read = await this.readIfChanged(path, undefined);
+    if (read === null || read === undefined) this.forget(path);
+    else this.addNote(path, read.text, read.size, read.mtime);
+  }
+
+  private addNote(path: string, text: string, size: number, mtime: number): void {
     const parsed = parseNote(text);
     const previous = this.notes.get(path);
     const whole = !text.endsWith(parsed.body);
     const note: IndexedNote = {
       path,
       parsed,
-      size: stat?.size ?? 0,
-      mtime: stat?.mtime ?? 0,
+      size,
+      mtime,
       head: whole ? text : text.slice(0, text.length - parsed.body.length),
       whole,
       properties: parsed.properties,

@@ -13,20 +13,28 @@ export class LinkResolver {
   /** Lower-case alias → note paths. */
   private readonly byAlias = new Map<string, Set<string>>();
   private readonly aliasesOf = new Map<string, string[]>();
+  /** Answers since the files last changed: a vault resolves the same few names again and again. */
+  private readonly answers = new Map<string, string | null>();
 
   addFile(path: string): void {
+    if (this.byPath.get(path.toLowerCase()) === path) return;
+    this.answers.clear();
     this.byPath.set(path.toLowerCase(), path);
     addTo(this.byName, nameKey(path), path);
   }
 
   removeFile(path: string): void {
+    this.answers.clear();
     this.byPath.delete(path.toLowerCase());
     removeFrom(this.byName, nameKey(path), path);
     this.setAliases(path, []);
   }
 
   setAliases(path: string, aliases: readonly string[]): void {
-    for (const alias of this.aliasesOf.get(path) ?? []) removeFrom(this.byAlias, alias.toLowerCase(), path);
+    const before = this.aliasesOf.get(path) ?? [];
+    if (before.length === aliases.length && before.every((alias, i) => alias === aliases[i])) return;
+    this.answers.clear();
+    for (const alias of before) removeFrom(this.byAlias, alias.toLowerCase(), path);
     if (aliases.length === 0) this.aliasesOf.delete(path);
     else this.aliasesOf.set(path, [...aliases]);
     for (const alias of aliases) addTo(this.byAlias, alias.toLowerCase(), path);
@@ -40,9 +48,18 @@ export class LinkResolver {
   resolve(target: string, fromPath: string): string | null {
     const text = target.trim().replace(/^\/+/, '');
     if (text === '') return fromPath;
+    const folder = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
+    const key = `${folder}\0${text}`;
+    const known = this.answers.get(key);
+    if (known !== undefined) return known;
+    const answer = this.resolveUncached(text, folder);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private resolveUncached(text: string, folder: string): string | null {
     const withMd = /\.[A-Za-z0-9]{1,8}$/.test(text) && !text.toLowerCase().endsWith('.md') ? [text] : [text.replace(/\.md$/i, '') + '.md', text];
     // A path relative to the linking note's folder first (a note beside it wins), then from the vault root.
-    const folder = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
     for (const candidate of withMd) {
       const found = this.byPath.get(joinPath(folder, candidate).toLowerCase());
       if (found !== undefined) return found;

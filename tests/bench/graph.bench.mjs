@@ -347,6 +347,24 @@ async function benchSize(notes, root, report) {
   };
   log(`update after one edit ${rows.update.ms.toFixed(2)} ms (write+search ${writeSearchP50.toFixed(2)} − write ${writeP50.toFixed(2)}; the same search alone ${rows.update.searchAloneMs.toFixed(2)} ms)`);
 
+  // A new note (or a deleted one) can change how links resolve, so the next link question
+  // re-resolves every link in the vault; measured as creating a note that links to another, then
+  // the next backlinksOf.
+  step('new note');
+  const createTimes = [];
+  for (let r = 0; r < (small ? 3 : 1); r++) {
+    const target = pick(600 + r);
+    const path = `Inbox/Bench new note ${r}.md`;
+    const created = await timeOnce(async () => {
+      await port.write(path, `# Bench new note ${r}\n\nAbout [[${nameOf(target)}]].\n`);
+      return index.backlinksOf(target);
+    });
+    check(created.value.includes(path), `after creating ${path}, backlinksOf("${target}") does not list it`);
+    createTimes.push(created.ms);
+  }
+  rows.newNote = stats(createTimes);
+  log(`new note + next backlinksOf ${rows.newNote.p50.toFixed(0)} ms`);
+
   step('ranking drift');
   // After edits the same search can rank differently each time it is asked: MiniSearch forgets a
   // replaced note's old postings lazily, one occurrence per search that meets them, so the scores
@@ -469,7 +487,11 @@ function targetsOf(notes, rows) {
 
 const ms = (m) => (m === null || m === undefined ? 'n/a' : m < 1 ? m.toFixed(3) : m < 10 ? m.toFixed(2) : m < 100 ? m.toFixed(1) : m.toFixed(0));
 const mb = (m) => (m === null || m === undefined ? 'n/a' : m.toFixed(1));
-const ratio = (ours, anchor) => (ours === null || ours === undefined || anchor === null || anchor === undefined ? 'n/a' : `${(ours / anchor).toPrecision(2)}×`);
+const ratio = (ours, anchor) => {
+  if (ours === null || ours === undefined || anchor === null || anchor === undefined) return 'n/a';
+  const r = ours / anchor;
+  return r >= 100 ? `${Math.round(r).toLocaleString('en-US')}×` : `${r.toPrecision(2)}×`;
+};
 
 function print(results) {
   console.log('| notes | operation | ours | anchor | anchor value | ours ÷ anchor |');
@@ -490,6 +512,7 @@ function print(results) {
     line('backlinksOf, first after a build (ms)', ms(r.backlinks?.firstAfterBuildMs), '—', '—', '—');
     line('outgoingOf p95 (ms)', ms(r.outgoing?.p95), '—', '—', '—');
     line('update after one edit (ms)', ms(r.update?.ms), 'the same search, nothing changed', ms(r.update?.searchAloneMs), ratio(r.update?.ms, r.update?.searchAloneMs));
+    line('new note + next backlinksOf (ms)', ms(r.newNote?.p50), 'backlinksOf p50', ms(r.backlinks?.p50), ratio(r.newNote?.p50, r.backlinks?.p50));
     line('cache file (MB)', mb(r.save?.bytes === undefined ? undefined : r.save.bytes / 1048576), 'notes on disk (MB)', mb(vaultMB), ratio(r.save?.bytes, r.save?.vaultBytes));
     line('save (ms)', ms(r.save?.ms), '—', '—', '—');
     line('load from the cache, unchanged vault (ms)', ms(r.load?.ms), 'fresh build', ms(r.build?.ms), ratio(r.load?.ms, r.build?.ms));

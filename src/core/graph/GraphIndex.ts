@@ -42,7 +42,7 @@ interface IndexedNote extends QueryableNote {
 }
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 interface CacheFile {
   version: number;
@@ -50,8 +50,12 @@ interface CacheFile {
   search: AsPlainObject;
 }
 
+/** Words split at spaces, punctuation and symbols: `[[Page|alias]]` and `` `code` `` must yield their words. */
+const WORD_BREAK = /[\n\r\p{Z}\p{P}\p{S}]+/u;
+
 const SEARCH_OPTIONS: MiniSearchOptions<SearchDocument> = {
   fields: ['title', 'headings', 'body'],
+  tokenize: (text) => text.split(WORD_BREAK),
   searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
 };
 
@@ -316,8 +320,10 @@ export class GraphIndex {
     note.outgoing = parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, path) ?? link.target, line: link.line }));
     this.notes.set(path, note);
     this.resolver.setAliases(path, parsed.aliases);
-    if (previous !== undefined) this.search.discard(path);
-    this.search.add({ id: path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: parsed.body });
+    // `remove` with the indexed fields takes the old version out at once; `discard` would leave
+    // stale term counts that shift scores until enough later searches clean them up.
+    if (previous !== undefined) this.search.remove(searchDocument(path, previous.parsed));
+    this.search.add(searchDocument(path, parsed));
     if (this.backlinks !== null) {
       // An edit changes only this note's own edges; aliases may change others' resolution.
       if (previous !== undefined && previous.parsed.aliases.join('\n') !== parsed.aliases.join('\n')) this.backlinks = null;
@@ -328,7 +334,11 @@ export class GraphIndex {
   private forget(path: string): void {
     if (this.resolver.has(path)) this.backlinks = null;
     this.resolver.removeFile(path);
-    if (this.notes.delete(path)) this.search.discard(path);
+    const note = this.notes.get(path);
+    if (note !== undefined) {
+      this.notes.delete(path);
+      this.search.remove(searchDocument(path, note.parsed));
+    }
   }
 
   private replaceEdges(path: string, previous: IndexedNote | undefined, next: IndexedNote): void {
@@ -358,6 +368,10 @@ export class GraphIndex {
     this.backlinks = reverse;
     return reverse;
   }
+}
+
+function searchDocument(path: string, parsed: ParsedNote): SearchDocument {
+  return { id: path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: parsed.body };
 }
 
 function isNote(path: string): boolean {

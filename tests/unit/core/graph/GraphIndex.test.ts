@@ -68,6 +68,18 @@ describe('the graph index through mem', () => {
     await close();
   });
 
+  it('finds words inside link aliases and code, and gives the same answer every time after edits', async () => {
+    await seed(temp.dir, { 'Trip.md': 'Went on a [[Lisbon trip|harbour walk]] and ran `parseQuery()` there.\n', 'Other.md': 'harbour harbour harbour\n' });
+    const { mem, close } = await openVault(temp.dir, { watch: false, git: false });
+    expect(await mem.searchGlobal('harbour')).toContain('Trip.md');
+    expect(await mem.searchGlobal('parsequery')).toEqual(['Trip.md']);
+    for (let i = 0; i < 5; i++) await mem.writeFile('Other.md', `${'harbour '.repeat(5 - i)}\n`);
+    const first = await mem.search('harbour');
+    expect(await mem.search('harbour')).toEqual(first);
+    expect(await mem.search('harbour')).toEqual(first);
+    await close();
+  });
+
   it('is current right after the agent writes, renames and deletes', async () => {
     await seed(temp.dir, FIXTURE);
     const { mem, close } = await openVault(temp.dir, { watch: false, git: false });

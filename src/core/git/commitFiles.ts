@@ -31,25 +31,20 @@ export interface CommitResult {
 
 /**
  * Stores the current content of `paths` as blobs. Runs before any lock is taken: objects nobody
- * references yet are harmless. `onFile` is called after each file (for progress and yielding).
+ * references yet are harmless.
  */
-export async function stageFiles(
-  repo: GitRepository,
-  paths: Iterable<string>,
-  onFile?: (done: number) => Promise<void> | void,
-): Promise<StagedFile[]> {
+export async function stageFiles(repo: GitRepository, paths: Iterable<string>): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
-  for (const path of paths) {
-    const stat = await repo.vault.stat(path);
-    if (stat?.kind === 'file') {
-      const bytes = await repo.vault.readBinary(path);
-      staged.push({ path, oid: await repo.store.write('blob', bytes), stat: { ...stat, size: bytes.byteLength } });
-    } else {
-      staged.push({ path, oid: null, stat: null });
-    }
-    await onFile?.(staged.length);
-  }
+  for (const path of paths) staged.push(await stageFile(repo, path));
   return staged;
+}
+
+/** One file as it is in the vault now: its blob stored, or its absence (`oid: null`). */
+export async function stageFile(repo: GitRepository, path: string): Promise<StagedFile> {
+  const stat = await repo.vault.stat(path);
+  if (stat?.kind !== 'file') return { path, oid: null, stat: null };
+  const bytes = await repo.vault.readBinary(path);
+  return { path, oid: await repo.store.write('blob', bytes), stat: { ...stat, size: bytes.byteLength } };
 }
 
 /**

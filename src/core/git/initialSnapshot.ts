@@ -2,7 +2,7 @@ import type { WriteSet } from '../mem/WriteSet';
 import { walkFiles } from '../ports';
 import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
-import { commitStaged, type CommitResult, type StagedFile } from './commitFiles';
+import { commitStaged, stageFile, type CommitResult, type StagedFile } from './commitFiles';
 import { IgnoreRules } from './ignoreRules';
 import type { GitRepository } from './repository';
 
@@ -54,8 +54,6 @@ async function stageForSnapshot(repo: GitRepository, path: string, writeSet: Wri
   if (touched !== undefined) {
     return touched.existedBefore && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
   }
-  const stat = await repo.vault.stat(path);
-  if (stat?.kind !== 'file') return null;
-  const bytes = await repo.vault.readBinary(path);
-  return { path, oid: await repo.store.write('blob', bytes), stat: { ...stat, size: bytes.byteLength } };
+  const staged = await stageFile(repo, path);
+  return staged.oid === null ? null : staged;
 }

@@ -132,7 +132,7 @@ export class GraphIndex {
     const note = this.notes.get(path);
     if (note === undefined) return null;
     const targets = new Set<string>();
-    for (const link of note.parsed.links) targets.add(this.resolver.resolve(link.target, path) ?? link.target);
+    for (const edge of this.resolveLinks(note)) targets.add(edge.target);
     targets.delete(path);
     return [...targets].sort(compareCodePoints);
   }
@@ -317,7 +317,7 @@ export class GraphIndex {
       lines: text.split('\n'),
       outgoing: [],
     };
-    note.outgoing = parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, path) ?? link.target, line: link.line }));
+    note.outgoing = this.resolveLinks(note);
     this.notes.set(path, note);
     this.resolver.setAliases(path, parsed.aliases);
     // `remove` with the indexed fields takes the old version out at once; `discard` would leave
@@ -352,12 +352,17 @@ export class GraphIndex {
     }
   }
 
+  /** Each link's file, or its text when nothing matches. */
+  private resolveLinks(note: IndexedNote): IndexedNote['outgoing'] {
+    return note.parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, note.path) ?? link.target, line: link.line }));
+  }
+
   /** Target → notes linking to it; rebuilt after files come or go (links may resolve differently). */
   private reverse(): Map<string, Set<string>> {
     if (this.backlinks !== null) return this.backlinks;
     const reverse = new Map<string, Set<string>>();
     for (const note of this.notes.values()) {
-      note.outgoing = note.parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, note.path) ?? link.target, line: link.line }));
+      note.outgoing = this.resolveLinks(note);
       for (const edge of note.outgoing) {
         if (edge.target === note.path) continue;
         const set = reverse.get(edge.target) ?? new Set<string>();

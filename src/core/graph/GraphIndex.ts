@@ -1,11 +1,11 @@
-import MiniSearch, { type AsPlainObject, type Options as MiniSearchOptions } from 'minisearch';
 import type { VaultChange, VaultPort } from '../ports';
 import { readTextIfExists, walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
+import { FullTextIndex, type FullTextDocument } from './fullTextIndex';
+import { LinkGraph } from './linkGraph';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
-import { LinkResolver } from './resolveLink';
 
 export interface IndexProgress {
   done: number;
@@ -30,40 +30,21 @@ export interface SearchHit {
   snippet: string;
 }
 
-interface IndexedNote extends QueryableNote {
+interface IndexedNote {
+  path: string;
+  text: string;
   parsed: ParsedNote;
   /** The file's size and mtime when read, to find notes changed while the app was closed. */
   size: number;
   mtime: number;
-  /** The text before the body (the frontmatter block): with `parsed.body`, the whole note… */
-  head: string;
-  /** …unless the body is not the end of the text (then `head` is the whole text). */
-  whole: boolean;
 }
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 interface CacheFile {
   version: number;
-  notes: { path: string; size: number; mtime: number; head: string; whole: boolean; parsed: ParsedNote }[];
-  search: AsPlainObject;
-}
-
-/** Words split at spaces, punctuation and symbols: `[[Page|alias]]` and `` `code` `` must yield their words. */
-const WORD_BREAK = /[\n\r\p{Z}\p{P}\p{S}]+/u;
-
-const SEARCH_OPTIONS: MiniSearchOptions<SearchDocument> = {
-  fields: ['title', 'headings', 'body'],
-  tokenize: (text) => text.split(WORD_BREAK),
-  searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
-};
-
-interface SearchDocument {
-  id: string;
-  title: string;
-  headings: string;
-  body: string;
+  notes: IndexedNote[];
 }
 
 const SNIPPET_CHARS = 160;
@@ -77,10 +58,9 @@ const PARALLEL_READS = 16;
  */
 export class GraphIndex {
   private readonly notes = new Map<string, IndexedNote>();
-  private readonly resolver = new LinkResolver();
+  private readonly links = new LinkGraph();
   private readonly dirty = new Set<string>();
-  private backlinks: Map<string, Set<string>> | null = null;
-  private search: MiniSearch<SearchDocument>;
+  private fullText = FullTextIndex.empty();
   private built: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
@@ -94,7 +74,6 @@ export class GraphIndex {
       cacheFile?: string;
     } = {},
   ) {
-    this.search = new MiniSearch<SearchDocument>(SEARCH_OPTIONS);
     this.unsubscribe = vault.onChange((change) => this.noteChange(change));
   }
 
@@ -114,13 +93,10 @@ export class GraphIndex {
    */
   async backlinksOf(path: string): Promise<string[]> {
     await this.current();
-    const reverse = this.reverse();
-    const sources = new Set(reverse.get(path) ?? []);
-    if (!this.resolver.has(path)) {
-      const withoutMd = path.replace(/\.md$/i, '');
-      for (const text of new Set([withoutMd, baseName(path), path])) {
-        for (const [target, from] of reverse) if (target.toLowerCase() === text.toLowerCase()) for (const source of from) sources.add(source);
-      }
+    const sources = new Set(this.links.incomingOf(path));
+    if (!this.links.hasFile(path)) {
+      const names = new Set([path.replace(/\.md$/i, ''), baseName(path), path].map((text) => text.toLowerCase()));
+      for (const [target, from] of this.links.targets()) if (names.has(target.toLowerCase())) for (const source of from) sources.add(source);
     }
     sources.delete(path);
     return [...sources].sort(compareCodePoints);
@@ -129,10 +105,8 @@ export class GraphIndex {
   /** The note's unique link targets: resolved paths, or the link text where nothing matches. */
   async outgoingOf(path: string): Promise<string[] | null> {
     await this.current();
-    const note = this.notes.get(path);
-    if (note === undefined) return null;
-    const targets = new Set<string>();
-    for (const edge of this.resolveLinks(note)) targets.add(edge.target);
+    if (!this.notes.has(path)) return null;
+    const targets = new Set(this.links.outgoingOf(path).map((edge) => edge.target));
     targets.delete(path);
     return [...targets].sort(compareCodePoints);
   }
@@ -145,8 +119,13 @@ export class GraphIndex {
   async query(query: string): Promise<QueryMatch[]> {
     const node = parseQuery(query);
     await this.current();
-    this.reverse();
-    return evaluateQuery(node, { notes: () => this.notes.values(), resolve: (target, from) => this.resolver.resolve(target, from) });
+    const links = this.links;
+    function* queryable(notes: Iterable<IndexedNote>): Generator<QueryableNote> {
+      for (const note of notes) {
+        yield { path: note.path, text: note.text, properties: note.parsed.properties, tags: note.parsed.tags, outgoing: links.outgoingOf(note.path) as QueryableNote['outgoing'] };
+      }
+    }
+    return evaluateQuery(node, { notes: () => queryable(this.notes.values()), resolve: (target, from) => links.resolve(target, from) });
   }
 
   async searchText(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
@@ -154,21 +133,23 @@ export class GraphIndex {
     const limit = options.limit ?? 10;
     const folder = options.folder?.replace(/\/+$/, '');
     const tags = (options.tags ?? []).map((tag) => tag.replace(/^#/, '').toLowerCase());
-    const results = this.search.search(query, {
+    const results = this.fullText.query(query, {
       fuzzy: options.fuzzy ?? 0.2,
-      filter: (result) => {
-        const path = result.id as string;
+      filter: (path) => {
         if (folder !== undefined && folder !== '' && !path.startsWith(`${folder}/`)) return false;
         if (tags.length === 0) return true;
-        const noteTags = this.notes.get(path)?.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
+        const noteTags = this.notes.get(path)?.parsed.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
         return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
       },
     });
-    return results.slice(0, limit).map((result) => ({
-      path: result.id as string,
-      score: Math.round(result.score * 1000) / 1000,
-      snippet: snippetOf(this.notes.get(result.id as string)?.parsed.body ?? '', result.terms),
-    }));
+    return results.slice(0, limit).map((result) => {
+      const note = this.notes.get(result.id as string);
+      return {
+        path: result.id as string,
+        score: Math.round(result.score * 1000) / 1000,
+        snippet: snippetOf(note === undefined ? '' : note.text.slice(note.parsed.bodyStart), result.terms),
+      };
+    });
   }
 
   /** Writes the index to `cacheFile`; false when there is none configured. */
@@ -176,19 +157,16 @@ export class GraphIndex {
     const file = this.options.cacheFile;
     if (file === undefined) return false;
     await this.current();
-    const cache: CacheFile = {
-      version: CACHE_VERSION,
-      notes: [...this.notes.values()].map((note) => ({ path: note.path, size: note.size, mtime: note.mtime, head: note.head, whole: note.whole, parsed: note.parsed })),
-      search: this.search.toJSON(),
-    };
+    const cache: CacheFile = { version: CACHE_VERSION, notes: [...this.notes.values()] };
     await this.vault.write(file, JSON.stringify(cache));
     return true;
   }
 
   private async buildNow(): Promise<void> {
     const slicer = new Slicer(this.options.sliceMs);
+    this.links.beginBulk();
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
-    for (const file of files) this.resolver.addFile(file);
+    for (const file of files) this.links.addFile(file);
     const notes = files.filter(isNote);
     const cached = await this.loadCache();
     this.options.onProgress?.({ done: 0, total: notes.length });
@@ -201,17 +179,23 @@ export class GraphIndex {
       batch.forEach((path, i) => {
         const read = texts[i];
         if (read === null) this.forget(path);
-        else if (read !== undefined) this.addNote(path, read.text, read.size, read.mtime);
+        else if (read !== undefined) this.storeNote(path, read.text, read.size, read.mtime);
       });
       if (await slicer.maybeYield()) this.options.onProgress?.({ done: at + batch.length, total: notes.length });
     }
-    this.backlinks = null;
+    await this.links.resolveAll(slicer);
+    this.fullText = await FullTextIndex.build(
+      (function* (all: Iterable<IndexedNote>) {
+        for (const note of all) yield fullTextDocument(note);
+      })(this.notes.values()),
+      slicer,
+    );
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
   /**
-   * Loads the saved index, if there is a readable one of this version: its notes (with the size and
-   * mtime they had) and its full-text index. Anything unreadable means a full rebuild, never an error.
+   * Loads the saved index, if there is a readable one of this version: its notes, with the size
+   * and mtime they had. Anything unreadable means a full rebuild, never an error.
    */
   private async loadCache(): Promise<Map<string, IndexedNote> | null> {
     const file = this.options.cacheFile;
@@ -221,32 +205,20 @@ export class GraphIndex {
       if (text === null) return null;
       const cache = JSON.parse(text) as CacheFile;
       if (cache.version !== CACHE_VERSION || !Array.isArray(cache.notes)) return null;
-      const search = MiniSearch.loadJS<SearchDocument>(cache.search, SEARCH_OPTIONS);
       const loaded = new Map<string, IndexedNote>();
-      for (const entry of cache.notes) {
-        const text = entry.whole ? entry.head : entry.head + entry.parsed.body;
-        loaded.set(entry.path, {
-          path: entry.path,
-          parsed: entry.parsed,
-          size: entry.size,
-          mtime: entry.mtime,
-          head: entry.head,
-          whole: entry.whole,
-          properties: entry.parsed.properties,
-          tags: entry.parsed.tags,
-          lines: text.split('\n'),
-          outgoing: [],
-        });
+      for (const note of cache.notes) {
+        if (typeof note.path !== 'string' || typeof note.text !== 'string' || typeof note.parsed !== 'object') return null;
+        loaded.set(note.path, note);
       }
-      this.search = search;
       for (const [path, note] of loaded) {
+        if (!this.links.hasFile(path)) continue;
         this.notes.set(path, note);
-        this.resolver.setAliases(path, note.parsed.aliases);
+        this.links.setNote(path, note.parsed.links, note.parsed.aliases);
       }
       return loaded;
     } catch {
+      for (const path of this.notes.keys()) this.links.removeNote(path);
       this.notes.clear();
-      this.search = new MiniSearch<SearchDocument>(SEARCH_OPTIONS);
       return null;
     }
   }
@@ -272,12 +244,11 @@ export class GraphIndex {
         for (const known of [...this.notes.keys()]) if (known.startsWith(`${path}/`)) this.forget(known);
       } else if (info.kind === 'folder') {
         for (const file of await walkFiles(this.vault, path)) {
-          this.resolver.addFile(file);
+          this.links.addFile(file);
           if (isNote(file)) await this.indexNote(file);
         }
       } else {
-        if (!this.resolver.has(path)) this.backlinks = null;
-        this.resolver.addFile(path);
+        this.links.addFile(path);
         if (isNote(path)) await this.indexNote(path);
       }
     }
@@ -297,86 +268,36 @@ export class GraphIndex {
 
   private async indexNote(path: string): Promise<void> {
     const read = await this.readIfChanged(path, undefined);
-    if (read === null || read === undefined) this.forget(path);
-    else this.addNote(path, read.text, read.size, read.mtime);
+    if (read === null || read === undefined) {
+      this.forget(path);
+      return;
+    }
+    const previous = this.notes.get(path);
+    const note = this.storeNote(path, read.text, read.size, read.mtime);
+    if (previous !== undefined) this.fullText.remove(fullTextDocument(previous));
+    this.fullText.add(fullTextDocument(note));
   }
 
-  private addNote(path: string, text: string, size: number, mtime: number): void {
-    const parsed = parseNote(text);
-    const previous = this.notes.get(path);
-    const whole = !text.endsWith(parsed.body);
-    const note: IndexedNote = {
-      path,
-      parsed,
-      size,
-      mtime,
-      head: whole ? text : text.slice(0, text.length - parsed.body.length),
-      whole,
-      properties: parsed.properties,
-      tags: parsed.tags,
-      lines: text.split('\n'),
-      outgoing: [],
-    };
-    note.outgoing = this.resolveLinks(note);
+  /** Records a note's text and structure (the full-text index is the caller's to update). */
+  private storeNote(path: string, text: string, size: number, mtime: number): IndexedNote {
+    const note: IndexedNote = { path, text, parsed: parseNote(text), size, mtime };
     this.notes.set(path, note);
-    this.resolver.setAliases(path, parsed.aliases);
-    // `remove` with the indexed fields takes the old version out at once; `discard` would leave
-    // stale term counts that shift scores until enough later searches clean them up.
-    if (previous !== undefined) this.search.remove(searchDocument(path, previous.parsed));
-    this.search.add(searchDocument(path, parsed));
-    if (this.backlinks !== null) {
-      // An edit changes only this note's own edges; aliases may change others' resolution.
-      if (previous !== undefined && previous.parsed.aliases.join('\n') !== parsed.aliases.join('\n')) this.backlinks = null;
-      else this.replaceEdges(path, previous, note);
-    }
+    this.links.setNote(path, note.parsed.links, note.parsed.aliases);
+    return note;
   }
 
   private forget(path: string): void {
-    if (this.resolver.has(path)) this.backlinks = null;
-    this.resolver.removeFile(path);
     const note = this.notes.get(path);
     if (note !== undefined) {
       this.notes.delete(path);
-      this.search.remove(searchDocument(path, note.parsed));
+      this.fullText.remove(fullTextDocument(note));
     }
-  }
-
-  private replaceEdges(path: string, previous: IndexedNote | undefined, next: IndexedNote): void {
-    const reverse = this.backlinks as Map<string, Set<string>>;
-    for (const edge of previous?.outgoing ?? []) reverse.get(edge.target)?.delete(path);
-    for (const edge of next.outgoing) {
-      if (edge.target === path) continue;
-      const set = reverse.get(edge.target) ?? new Set<string>();
-      set.add(path);
-      reverse.set(edge.target, set);
-    }
-  }
-
-  /** Each link's file, or its text when nothing matches. */
-  private resolveLinks(note: IndexedNote): IndexedNote['outgoing'] {
-    return note.parsed.links.map((link) => ({ target: this.resolver.resolve(link.target, note.path) ?? link.target, line: link.line }));
-  }
-
-  /** Target → notes linking to it; rebuilt after files come or go (links may resolve differently). */
-  private reverse(): Map<string, Set<string>> {
-    if (this.backlinks !== null) return this.backlinks;
-    const reverse = new Map<string, Set<string>>();
-    for (const note of this.notes.values()) {
-      note.outgoing = this.resolveLinks(note);
-      for (const edge of note.outgoing) {
-        if (edge.target === note.path) continue;
-        const set = reverse.get(edge.target) ?? new Set<string>();
-        set.add(note.path);
-        reverse.set(edge.target, set);
-      }
-    }
-    this.backlinks = reverse;
-    return reverse;
+    this.links.removeFile(path);
   }
 }
 
-function searchDocument(path: string, parsed: ParsedNote): SearchDocument {
-  return { id: path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: parsed.body };
+function fullTextDocument(note: IndexedNote): FullTextDocument {
+  return { path: note.path, title: baseName(note.path), headings: note.parsed.headings.map((heading) => heading.text).join('\n'), body: note.text.slice(note.parsed.bodyStart) };
 }
 
 function isNote(path: string): boolean {

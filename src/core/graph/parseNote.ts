@@ -35,8 +35,8 @@ export interface ParsedNote {
   /** Frontmatter `aliases`/`alias` (list or comma-separated string). */
   aliases: string[];
   headings: { text: string; level: number; line: number }[];
-  /** The body text without frontmatter, for full-text indexing. */
-  body: string;
+  /** Where the body starts in the note's text: after the frontmatter block and a byte-order mark. */
+  bodyStart: number;
 }
 
 /*
@@ -109,7 +109,7 @@ interface Located<T> {
  * // properties: tags ('a', frontmatter) and status ('open', inline)
  */
 export function parseNote(text: string): ParsedNote {
-  const note: ParsedNote = { links: [], tags: [], properties: [], aliases: [], headings: [], body: '' };
+  const note: ParsedNote = { links: [], tags: [], properties: [], aliases: [], headings: [], bodyStart: 0 };
   const lines = text.split('\n');
   let bodyStart = 0;
   const frontmatter = splitFrontmatter(text);
@@ -117,13 +117,19 @@ export function parseNote(text: string): ParsedNote {
     bodyStart = frontmatter.bodyStartLine - 1;
     readFrontmatter(frontmatter.yaml, note);
   }
-  note.body = frontmatter === null ? stripBom(text) : lines.slice(bodyStart).join('\n');
+  note.bodyStart = frontmatter === null ? (text.charCodeAt(0) === 0xfeff ? 1 : 0) : Math.min(offsetOfLine(lines, bodyStart), text.length);
   readBody(lines, bodyStart, note);
   return note;
 }
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function offsetOfLine(lines: readonly string[], line: number): number {
+  let offset = 0;
+  for (let i = 0; i < line; i++) offset += (lines[i] as string).length + 1;
+  return offset;
 }
 
 // ---------------------------------------------------------------------------------------------

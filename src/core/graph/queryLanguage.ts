@@ -80,8 +80,8 @@ export interface QueryableNote {
   outgoing: { target: string; line: number }[];
   /** The note's tags, with or without the leading `#`. */
   tags: { tag: string; line: number }[];
-  /** The note's lines, for content matches and for reporting matched lines. */
-  lines: readonly string[];
+  /** The note's text, for content matches and for reporting matched lines. */
+  text: string;
 }
 
 /** The notes a query runs over, and how their links resolve. */
@@ -129,8 +129,9 @@ export function evaluateQuery(node: QueryNode, source: QuerySource): QueryMatch[
     const lines = outcome[i];
     if (lines === null || lines === undefined) return;
     const text: string[] = [];
+    const noteLines = lines.size === 0 ? [] : note.text.split('\n');
     for (const line of [...lines].sort((a, b) => a - b)) {
-      const value = note.lines[line];
+      const value = noteLines[line];
       if (value !== undefined) text.push(value);
     }
     matches.push({ filePath: note.path, matches: text });
@@ -521,7 +522,7 @@ class Evaluator {
       case 'path':
         return this.notes.map((note) => (note.path.startsWith(node.prefix) ? new Set<number>() : null));
       case 'content':
-        return this.byLines((note) => contentLines(note.lines, node.text));
+        return this.byLines((note) => contentLines(note.text, node.text));
     }
   }
 
@@ -604,9 +605,12 @@ function valueForms(value: string): string[] {
 }
 
 /** The lines containing `text`, ignoring case; text with line breaks matches across lines. */
-function contentLines(lines: readonly string[], text: string): number[] {
+function contentLines(noteText: string, text: string): number[] {
   const wanted = text.toLowerCase();
-  const lowered = lines.map((line) => line.toLowerCase());
+  const whole = noteText.toLowerCase();
+  // Most notes do not contain the text: one search of the whole note rules them out.
+  if (!whole.includes(wanted)) return [];
+  const lowered = whole.split('\n');
   if (!wanted.includes('\n')) {
     const found: number[] = [];
     lowered.forEach((line, i) => {

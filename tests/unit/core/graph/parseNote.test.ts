@@ -446,8 +446,9 @@ describe('parseNote', () => {
     });
 
     it('does not read the frontmatter as body', () => {
-      const parsed = parseNote(lines('---', 'title: "# Not a heading [[Not a body link]]"', '---', '# Heading', 'Text'));
-      expect(parsed.body).toBe(lines('# Heading', 'Text'));
+      const text = lines('---', 'title: "# Not a heading [[Not a body link]]"', '---', '# Heading', 'Text');
+      const parsed = parseNote(text);
+      expect(text.slice(parsed.bodyStart)).toBe(lines('# Heading', 'Text'));
       expect(parsed.headings).toEqual([{ text: 'Heading', level: 1, line: 3 }]);
       expect(parsed.tags).toEqual([]);
     });
@@ -469,9 +470,9 @@ describe('parseNote', () => {
 
     it('reads an unclosed opening fence as body', () => {
       const parsed = parseNote(lines('---', 'title: x', '[[Link]]'));
+      expect(parsed.bodyStart).toBe(0);
       expect(parsed.properties).toEqual([]);
       expect(parsed.links).toEqual([link('Link', 2)]);
-      expect(parsed.body).toBe(lines('---', 'title: x', '[[Link]]'));
     });
 
     it('reads --- further down as a thematic break', () => {
@@ -479,12 +480,13 @@ describe('parseNote', () => {
     });
 
     it('handles CRLF line endings and a byte order mark', () => {
-      const parsed = parseNote('\uFEFF---\r\ntitle: Plan\r\n---\r\n# Heading\r\nstatus:: open\r\n[[Link]] #tag\r\n');
+      const text = '\uFEFF---\r\ntitle: Plan\r\n---\r\n# Heading\r\nstatus:: open\r\n[[Link]] #tag\r\n';
+      const parsed = parseNote(text);
       expect(parsed.properties).toEqual([frontmatter('title', 'Plan', 1), inline('status', 'open', 4)]);
       expect(parsed.headings).toEqual([{ text: 'Heading', level: 1, line: 3 }]);
       expect(parsed.links).toEqual([link('Link', 5)]);
       expect(parsed.tags).toEqual([{ tag: 'tag', line: 5 }]);
-      expect(parsed.body).toBe('# Heading\r\nstatus:: open\r\n[[Link]] #tag\r\n');
+      expect(text.slice(parsed.bodyStart)).toBe('# Heading\r\nstatus:: open\r\n[[Link]] #tag\r\n');
     });
 
     it('reads a heading on the first line after a byte order mark', () => {
@@ -529,11 +531,12 @@ describe('parseNote', () => {
   describe('when the note has no frontmatter', () => {
     it('returns the whole text as the body', () => {
       const text = lines('# Title', '', 'Text [[Link]]');
-      expect(parseNote(text).body).toBe(text);
+      expect(parseNote(text).bodyStart).toBe(0);
+      expect(parseNote(`\uFEFF${text}`).bodyStart).toBe(1);
     });
 
     it('returns empty results for an empty note', () => {
-      expect(parseNote('')).toEqual({ links: [], tags: [], properties: [], aliases: [], headings: [], body: '' });
+      expect(parseNote('')).toEqual({ links: [], tags: [], properties: [], aliases: [], headings: [], bodyStart: 0 });
     });
   });
 
@@ -737,7 +740,8 @@ describe('parseNote', () => {
           const lineNumbers = [...parsed.links, ...parsed.tags, ...parsed.properties, ...parsed.headings].map((entry) => entry.line);
           expect(lineNumbers.every((line) => Number.isInteger(line) && line >= 0 && line < lineCount)).toBe(true);
           expect(parsed.tags.every((entry) => entry.tag !== '' && !entry.tag.startsWith('#'))).toBe(true);
-          expect(text.endsWith(parsed.body)).toBe(true);
+          expect(parsed.bodyStart >= 0 && parsed.bodyStart <= text.length).toBe(true);
+          if (parsed.bodyStart > 1 && parsed.bodyStart < text.length) expect(text.slice(0, parsed.bodyStart)).toMatch(/\n$/);
         }),
         { numRuns: 1000 },
       );

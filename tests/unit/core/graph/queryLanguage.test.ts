@@ -46,7 +46,7 @@ function resolverFor(paths: readonly string[]): (target: string, fromPath: strin
  * and tags.
  */
 function indexNote(path: string, lines: string[], resolve: (target: string, fromPath: string) => string | null): QueryableNote {
-  const note: QueryableNote = { path, properties: [], outgoing: [], tags: [], lines };
+  const note: QueryableNote = { path, properties: [], outgoing: [], tags: [], text: lines.join('\n') };
   const frontmatterEnd = lines[0] === '---' ? lines.indexOf('---', 1) : -1;
   lines.forEach((line, i) => {
     if (i > 0 && i < frontmatterEnd) {
@@ -595,7 +595,7 @@ describe('evaluateQuery', () => {
 
     it('treats a property line outside the note as matching, with no text to report', () => {
       const source: QuerySource = {
-        notes: () => [{ path: 'x.md', properties: [{ key: 'k', value: 'v', line: 99 }], outgoing: [], tags: [], lines: ['body'] }],
+        notes: () => [{ path: 'x.md', properties: [{ key: 'k', value: 'v', line: 99 }], outgoing: [], tags: [], text: 'body' }],
         resolve: () => null,
       };
       expect(evaluateQuery(parseQuery('(property k:: v)'), source)).toEqual([{ filePath: 'x.md', matches: [] }]);

@@ -1,0 +1,153 @@
+import type { Slicer } from '../util/Slicer';
+import type { NoteLink } from './parseNote';
+import { LinkResolver } from './resolveLink';
+
+/** A resolved link: the file it points to (or its text, when nothing matches) and its line. */
+export interface LinkEdge {
+  target: string;
+  line: number;
+}
+
+/**
+ * The vault's links, resolved, in both directions, kept current one change at a time. A link can
+ * only resolve differently when a file with its name comes or goes, or an alias with its name
+ * changes, so each change re-resolves just the notes with links of that name — never the vault.
+ */
+export class LinkGraph {
+  private readonly resolver = new LinkResolver();
+  private readonly links = new Map<string, readonly NoteLink[]>();
+  private readonly aliases = new Map<string, readonly string[]>();
+  private readonly outgoing = new Map<string, LinkEdge[]>();
+  /** Target → the notes linking to it. */
+  private readonly incoming = new Map<string, Set<string>>();
+  /** Link name (see `nameKey`) → the notes with a link of that name. */
+  private readonly byName = new Map<string, Set<string>>();
+  /** While building, links are stored but resolved only once every file and alias is known. */
+  private deferred = false;
+
+  /** Starts a bulk load: notes are recorded, and resolved together by `resolveAll`. */
+  beginBulk(): void {
+    this.deferred = true;
+  }
+
+  /** Resolves every note's links (after `beginBulk`), in slices. */
+  async resolveAll(slicer: Slicer): Promise<void> {
+    this.deferred = false;
+    this.incoming.clear();
+    for (const path of this.links.keys()) {
+      this.resolveNote(path);
+      await slicer.maybeYield();
+    }
+  }
+
+  hasFile(path: string): boolean {
+    return this.resolver.has(path);
+  }
+
+  resolve(target: string, fromPath: string): string | null {
+    return this.resolver.resolve(target, fromPath);
+  }
+
+  addFile(path: string): void {
+    if (this.resolver.has(path)) return;
+    this.resolver.addFile(path);
+    this.reresolve([nameKey(path)]);
+  }
+
+  removeFile(path: string): void {
+    if (!this.resolver.has(path)) return;
+    this.removeNote(path);
+    this.resolver.removeFile(path);
+    this.reresolve([nameKey(path)]);
+  }
+
+  /** Records a note's links and aliases (its file must have been added). */
+  setNote(path: string, links: readonly NoteLink[], aliases: readonly string[]): void {
+    this.forgetLinks(path);
+    this.links.set(path, links);
+    for (const link of links) addTo(this.byName, nameKey(link.target), path);
+    const before = this.aliases.get(path) ?? [];
+    const aliasesChanged = before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
+    if (aliases.length === 0) this.aliases.delete(path);
+    else this.aliases.set(path, aliases);
+    this.resolver.setAliases(path, aliases);
+    if (this.deferred) return;
+    this.resolveNote(path);
+    if (aliasesChanged) this.reresolve([...before, ...aliases].map(nameKey));
+  }
+
+  /** Forgets a note's links and aliases; the file itself stays (see `removeFile`). */
+  removeNote(path: string): void {
+    if (!this.links.has(path)) return;
+    this.forgetLinks(path);
+    this.links.delete(path);
+    const before = this.aliases.get(path) ?? [];
+    this.aliases.delete(path);
+    this.resolver.setAliases(path, []);
+    if (!this.deferred && before.length > 0) this.reresolve(before.map(nameKey));
+  }
+
+  outgoingOf(path: string): readonly LinkEdge[] {
+    return this.outgoing.get(path) ?? [];
+  }
+
+  incomingOf(target: string): ReadonlySet<string> {
+    return this.incoming.get(target) ?? EMPTY;
+  }
+
+  /** Every target with its linking notes: resolved paths and unresolved link texts. */
+  targets(): IterableIterator<[string, ReadonlySet<string>]> {
+    return this.incoming.entries();
+  }
+
+  private resolveNote(path: string): void {
+    this.dropEdges(path);
+    const edges = (this.links.get(path) ?? []).map((link) => ({ target: this.resolver.resolve(link.target, path) ?? link.target, line: link.line }));
+    this.outgoing.set(path, edges);
+    for (const edge of edges) if (edge.target !== path) addTo(this.incoming, edge.target, path);
+  }
+
+  private reresolve(names: readonly string[]): void {
+    if (this.deferred) return;
+    const sources = new Set<string>();
+    for (const name of names) for (const source of this.byName.get(name) ?? []) sources.add(source);
+    for (const source of sources) this.resolveNote(source);
+  }
+
+  private forgetLinks(path: string): void {
+    for (const link of this.links.get(path) ?? []) removeFrom(this.byName, nameKey(link.target), path);
+    this.dropEdges(path);
+  }
+
+  private dropEdges(path: string): void {
+    for (const edge of this.outgoing.get(path) ?? []) removeFrom(this.incoming, edge.target, path);
+    this.outgoing.delete(path);
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/**
+ * The name a link or file is known by: its last path segment, lower-cased, without `.md`. A file
+ * can only answer links (and aliases) with its own name, so this is what a change is looked up by.
+ */
+function nameKey(text: string): string {
+  const trimmed = text.trim().replace(/\/+$/, '');
+  return trimmed
+    .slice(trimmed.lastIndexOf('/') + 1)
+    .toLowerCase()
+    .replace(/\.md$/, '');
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([value]));
+  else set.add(value);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set === undefined) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}

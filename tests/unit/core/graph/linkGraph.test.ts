@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LinkGraph } from '../../../../src/core/graph/linkGraph';
+import type { NoteLink } from '../../../../src/core/graph/parseNote';
+import { Slicer } from '../../../../src/core/util/Slicer';
+
+const NAMES = ['Plan', 'Ideas', 'Café', 'Report'];
+const FOLDERS = ['', 'a/', 'a/b/', 'c/'];
+// Names differ in case across folders (`c/plan.md`), never within one: the resolver, like a
+// case-insensitive file system, holds one file per path ignoring case.
+const PATHS = FOLDERS.flatMap((folder) => [...NAMES.map((name) => `${folder}${folder === 'c/' ? name.toLowerCase() : name}.md`), `${folder}Plan.png`]);
+const LINK_TEXTS = [...NAMES, 'plan', 'a/Plan', 'b/Plan', '../Plan', './Ideas', 'Plan.png', 'Nickname', 'Other name', 'Missing', 'c/Report.md'];
+const ALIASES = ['Nickname', 'Other name', 'Plan', 'ideas'];
+
+interface NoteState {
+  links: NoteLink[];
+  aliases: string[];
+}
+
+type Step =
+  | { kind: 'write'; path: string; links: string[]; aliases: string[] }
+  | { kind: 'delete'; path: string };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('write' as const),
+    path: fc.constantFrom(...PATHS),
+    links: fc.array(fc.constantFrom(...LINK_TEXTS), { maxLength: 4 }),
+    aliases: fc.array(fc.constantFrom(...ALIASES), { maxLength: 2 }),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...PATHS) }),
+);
+
+function linkTo(target: string, line: number): NoteLink {
+  return { target, subpath: null, display: null, kind: 'wikilink', line };
+}
+
+/** A graph built in one go from the vault's current state: what the incremental one must equal. */
+async function fresh(files: Set<string>, notes: Map<string, NoteState>): Promise<LinkGraph> {
+  const graph = new LinkGraph();
+  graph.beginBulk();
+  for (const file of files) graph.addFile(file);
+  for (const [path, note] of notes) graph.setNote(path, note.links, note.aliases);
+  await graph.resolveAll(new Slicer());
+  return graph;
+}
+
+function snapshot(graph: LinkGraph, files: Set<string>): { outgoing: Record<string, string[]>; incoming: Record<string, string[]> } {
+  const outgoing: Record<string, string[]> = {};
+  const incoming: Record<string, string[]> = {};
+  for (const path of [...files].sort()) {
+    outgoing[path] = graph.outgoingOf(path).map((edge) => `${edge.line}:${edge.target}`);
+    incoming[path] = [...graph.incomingOf(path)].sort();
+  }
+  for (const text of LINK_TEXTS) incoming[`text:${text}`] = [...graph.incomingOf(text)].sort();
+  return { outgoing, incoming };
+}
+
+describe('the link graph', () => {
+  it('re-resolves only what a change can affect, and agrees with a graph built from scratch after every step', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), async (steps) => {
+        const graph = new LinkGraph();
+        const files = new Set<string>();
+        const notes = new Map<string, NoteState>();
+        for (const change of steps) {
+          if (change.kind === 'delete') {
+            graph.removeFile(change.path);
+            files.delete(change.path);
+            notes.delete(change.path);
+          } else {
+            graph.addFile(change.path);
+            files.add(change.path);
+            if (change.path.endsWith('.md')) {
+              const note = { links: change.links.map(linkTo), aliases: change.aliases };
+              graph.setNote(change.path, note.links, note.aliases);
+              notes.set(change.path, note);
+            }
+          }
+          expect(snapshot(graph, files)).toEqual(snapshot(await fresh(files, notes), files));
+        }
+      }),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it('resolves a link to a note created later, and back to its text when the note goes', () => {
+    const graph = new LinkGraph();
+    graph.addFile('Index.md');
+    graph.setNote('Index.md', [linkTo('Later', 0)], []);
+    expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Later', line: 0 }]);
+    graph.addFile('Notes/Later.md');
+    expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Notes/Later.md', line: 0 }]);
+    expect([...graph.incomingOf('Notes/Later.md')]).toEqual(['Index.md']);
+    graph.removeFile('Notes/Later.md');
+    expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Later', line: 0 }]);
+    expect([...graph.incomingOf('Notes/Later.md')]).toEqual([]);
+  });
+});

@@ -73,6 +73,6 @@ describe('the full-text index', () => {
     const index = await FullTextIndex.build([{ path: 'A.md', title: 'A', headings: '', body: `the and ${'z'.repeat(60)} garden` }], new Slicer());
     expect(index.query('the', { fuzzy: 0, filter: () => true })).toEqual([]);
     expect(index.query('z'.repeat(60), { fuzzy: 0, filter: () => true })).toEqual([]);
-    expect(index.query('garden', { fuzzy: 0, filter: () => true }).map((result) => result.id)).toEqual(['A.md']);
+    expect(index.query('garden', { fuzzy: 0, filter: () => true }).map((result) => result.id as string)).toEqual(['A.md']);
   });
 });

@@ -60,6 +60,41 @@ export function splitFrontmatter(content: string): { yaml: string; bodyStartLine
   return scan.kind === 'closed' ? { yaml: scan.yaml, bodyStartLine: scan.closingLine + 1 } : null;
 }
 
+/** Frontmatter nested deeper than this is not parsed (real properties nest a few levels at most). */
+export const MAX_FRONTMATTER_DEPTH = 64;
+
+/**
+ * An upper estimate of how deeply the YAML nests: flow brackets, and block levels by indentation
+ * (compact `- - x` items counted). The parser recurses per level, and deep enough recursion can
+ * take the whole process down in some hosts (V8 aborts when it compiles a regex near the stack
+ * limit), so deep documents are not parsed at all.
+ */
+export function nestingDepth(yaml: string): number {
+  let deepest = 0;
+  let flow = 0;
+  const indents: number[] = [];
+  for (const line of yaml.split('\n')) {
+    let at = 0;
+    while (line.charAt(at) === ' ' || line.charAt(at) === '\t') at += 1;
+    if (at === line.length) continue;
+    while (indents.length > 0 && (indents[indents.length - 1] ?? 0) >= at) indents.pop();
+    indents.push(at);
+    let compact = 0;
+    while ((line.charAt(at) === '-' || line.charAt(at) === '?') && (line.charAt(at + 1) === ' ' || line.charAt(at + 1) === '\t')) {
+      compact += 1;
+      at += 1;
+      while (line.charAt(at) === ' ' || line.charAt(at) === '\t') at += 1;
+    }
+    deepest = Math.max(deepest, indents.length + compact);
+    for (; at < line.length; at += 1) {
+      const c = line.charAt(at);
+      if (c === '[' || c === '{') deepest = Math.max(deepest, (flow += 1));
+      else if ((c === ']' || c === '}') && flow > 0) flow -= 1;
+    }
+  }
+  return deepest;
+}
+
 /**
  * Checks that a note's frontmatter, if it has any, is what Obsidian reads as properties: closed,
  * valid YAML 1.2 (the core schema, which builds no JavaScript objects; duplicate keys refused), at most
@@ -69,7 +104,7 @@ export function splitFrontmatter(content: string): { yaml: string; bodyStartLine
  * @param path The note's path, for the error.
  * @param content The whole note.
  * @throws InvalidContent with rule `frontmatter-unclosed` (line 1), `frontmatter-yaml` (the line
- *   of the YAML error in the file; line 1 when the frontmatter is too large) or
+ *   of the YAML error in the file; line 1 when the frontmatter is too large or too deep) or
  *   `frontmatter-not-mapping` (line 2).
  */
 export function validateFrontmatter(path: string, content: string): void {
@@ -89,6 +124,15 @@ export function validateFrontmatter(path: string, content: string): void {
       1,
       'frontmatter-yaml',
       `The frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes (64 KiB), so it was not parsed. Keep frontmatter to short properties and move long text into the body of the note.`,
+    );
+  }
+
+  if (nestingDepth(scan.yaml) > MAX_FRONTMATTER_DEPTH) {
+    throw new InvalidContentError(
+      path,
+      1,
+      'frontmatter-yaml',
+      `The frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels, so it was not parsed. Properties nest a few levels at most: flatten it, or move the data into the body of the note.`,
     );
   }
 

@@ -3,7 +3,7 @@ import { readTextIfExists, walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
-import { FullTextIndex, type FullTextDocument } from './fullTextIndex';
+import { encodeTermCounts, FullTextIndex, type FullTextDocument } from './fullTextIndex';
 import { LinkGraph } from './linkGraph';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
 
@@ -44,7 +44,8 @@ const CACHE_VERSION = 3;
 
 interface CacheFile {
   version: number;
-  notes: IndexedNote[];
+  /** Each note with its body's terms and their counts (`encodeTermCounts`), so a load need not split every body again. */
+  notes: (IndexedNote & { terms: string })[];
 }
 
 const SNIPPET_CHARS = 160;
@@ -157,7 +158,13 @@ export class GraphIndex {
     const file = this.options.cacheFile;
     if (file === undefined) return false;
     await this.current();
-    const cache: CacheFile = { version: CACHE_VERSION, notes: [...this.notes.values()] };
+    const slicer = new Slicer(this.options.sliceMs);
+    const notes: CacheFile['notes'] = [];
+    for (const note of this.notes.values()) {
+      notes.push({ ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) });
+      await slicer.maybeYield();
+    }
+    const cache: CacheFile = { version: CACHE_VERSION, notes };
     await this.vault.write(file, JSON.stringify(cache));
     return true;
   }
@@ -184,12 +191,15 @@ export class GraphIndex {
       if (await slicer.maybeYield()) this.options.onProgress?.({ done: at + batch.length, total: notes.length });
     }
     await this.links.resolveAll(slicer);
+    const savedTerms = new Map<string, string>();
+    for (const [path, note] of cached ?? []) if (typeof note.terms === 'string' && this.notes.get(path) === note) savedTerms.set(path, note.terms);
     this.fullText = await FullTextIndex.build(
       (function* (all: Iterable<IndexedNote>) {
-        for (const note of all) yield fullTextDocument(note);
+        for (const note of all) yield { ...fullTextDocument(note), bodyTerms: savedTerms.get(note.path) };
       })(this.notes.values()),
       slicer,
     );
+    for (const note of this.notes.values()) delete (note as Partial<CacheFile['notes'][number]>).terms;
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
@@ -197,7 +207,7 @@ export class GraphIndex {
    * Loads the saved index, if there is a readable one of this version: its notes, with the size
    * and mtime they had. Anything unreadable means a full rebuild, never an error.
    */
-  private async loadCache(): Promise<Map<string, IndexedNote> | null> {
+  private async loadCache(): Promise<Map<string, CacheFile['notes'][number]> | null> {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
     try {
@@ -205,9 +215,9 @@ export class GraphIndex {
       if (text === null) return null;
       const cache = JSON.parse(text) as CacheFile;
       if (cache.version !== CACHE_VERSION || !Array.isArray(cache.notes)) return null;
-      const loaded = new Map<string, IndexedNote>();
+      const loaded = new Map<string, CacheFile['notes'][number]>();
       for (const note of cache.notes) {
-        if (typeof note.path !== 'string' || typeof note.text !== 'string' || typeof note.parsed !== 'object') return null;
+        if (!isCachedNote(note)) return null;
         loaded.set(note.path, note);
       }
       for (const [path, note] of loaded) {
@@ -294,6 +304,23 @@ export class GraphIndex {
     }
     this.links.removeFile(path);
   }
+}
+
+/** A saved note as this version writes it (a hand-edited or damaged cache is rebuilt, not trusted). */
+function isCachedNote(value: unknown): value is CacheFile['notes'][number] {
+  if (typeof value !== 'object' || value === null) return false;
+  const note = value as Partial<CacheFile['notes'][number]>;
+  const parsed = note.parsed;
+  return (
+    typeof note.path === 'string' &&
+    typeof note.text === 'string' &&
+    typeof note.size === 'number' &&
+    typeof note.mtime === 'number' &&
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    typeof parsed.bodyStart === 'number' &&
+    [parsed.links, parsed.tags, parsed.properties, parsed.aliases, parsed.headings].every((list) => Array.isArray(list))
+  );
 }
 
 function fullTextDocument(note: IndexedNote): FullTextDocument {

@@ -7,6 +7,8 @@ export interface FullTextDocument {
   title: string;
   headings: string;
   body: string;
+  /** The body's terms as `encodeTermCounts` gave them, when saved earlier: spares splitting the body again. */
+  bodyTerms?: string;
 }
 
 /** A document as MiniSearch receives it: every field already split into terms. */
@@ -98,7 +100,7 @@ export class FullTextIndex {
       const shortId = count++;
       documentIds[shortId] = document.path;
       const lengths = FIELDS.map((field, fieldId) => {
-        const counts = countTerms(termsOf(document[field]));
+        const counts = field === 'body' && document.bodyTerms !== undefined ? decodeTermCounts(document.bodyTerms) : countTerms(termsOf(document[field]));
         for (const [term, frequency] of counts) {
           let list = postings.get(term);
           if (list === undefined) postings.set(term, (list = []));
@@ -162,6 +164,25 @@ export class FullTextIndex {
 
 function termDocument(document: FullTextDocument): TermDocument {
   return { id: document.path, title: termsOf(document.title), headings: termsOf(document.headings), body: termsOf(document.body) };
+}
+
+/** The terms of `text` with their counts, as one compact string (`term term:3 …`) for saving. */
+export function encodeTermCounts(text: string): string {
+  const parts: string[] = [];
+  for (const [term, count] of countTerms(termsOf(text))) parts.push(count === 1 ? term : `${term}:${count}`);
+  return parts.join(' ');
+}
+
+function decodeTermCounts(encoded: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (encoded === '') return counts;
+  // Terms never hold spaces or colons: both split words.
+  for (const part of encoded.split(' ')) {
+    const colon = part.lastIndexOf(':');
+    if (colon < 0) counts.set(part, 1);
+    else counts.set(part.slice(0, colon), Number(part.slice(colon + 1)) || 1);
+  }
+  return counts;
 }
 
 function countTerms(terms: readonly string[]): Map<string, number> {

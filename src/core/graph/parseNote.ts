@@ -1,5 +1,5 @@
 import { isMap, isNode, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from '../content/frontmatter';
+import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, nestingDepth, splitFrontmatter } from '../content/frontmatter';
 import { utf8Length } from '../text/decodeText';
 
 /** A link from a note, as written; resolving it to a file is the link resolver's job. */
@@ -76,8 +76,6 @@ const NOT_SPACE_OR_TAB = /[^ \t]/g;
 const TAG_SEPARATORS = /[\s,]+/u;
 /** Brackets are matched by scanning this far directly before a line's bracket table is built. */
 const DIRECT_SCAN_LIMIT = 64;
-/** Frontmatter nested deeper than this is not parsed (real properties nest a few levels at most). */
-const MAX_FRONTMATTER_DEPTH = 64;
 
 interface Fence {
   char: string;
@@ -137,6 +135,7 @@ function offsetOfLine(lines: readonly string[], line: number): number {
 
 function readFrontmatter(yaml: string, note: ParsedNote): void {
   if (yaml.length > MAX_FRONTMATTER_BYTES || utf8Length(yaml) > MAX_FRONTMATTER_BYTES) return;
+  if (readSimpleFrontmatter(yaml, note)) return;
   if (nestingDepth(yaml) > MAX_FRONTMATTER_DEPTH) return;
   const properties: NoteProperty[] = [];
   const tags: { tag: string; line: number }[] = [];
@@ -168,34 +167,78 @@ function readFrontmatter(yaml: string, note: ParsedNote): void {
   note.links.push(...links);
 }
 
+/** A key the YAML parser reads as the same plain string, never as a number, boolean or null. */
+const SIMPLE_KEY = /^[\p{L}_](?:[\p{L}\p{N}_ .\-/()]*[\p{L}\p{N}_.\-/()])?$/u;
+const NOT_A_STRING_KEY = /^(?:true|false|null|y|n|yes|no|on|off)$/i;
+/** A plain scalar the YAML parser keeps as written: no indicator first, no comment, no nested key, no link. */
+const SIMPLE_VALUE = /^(?:[\p{L}\p{N}_(.+~/]|-\p{N})(?:(?!: |:$| #|\[\[)[^\t])*$/u;
+const NULL_VALUE = /^(?:~|null|Null|NULL)$/;
+const LIST_ITEM = /^( *)- +(.*)$/;
+const LEADING_SPACES = /^ +/;
+const TRAILING_SPACES = / +$/;
+
 /**
- * An upper estimate of how deeply the YAML nests: flow brackets, and block levels by indentation
- * (compact `- - x` items counted). The parser recurses per level, and deep enough recursion can
- * take the whole process down in some hosts (V8 aborts when it compiles a regex near the stack
- * limit), so deep documents are not parsed at all.
+ * Frontmatter that is only `key: value` lines and simple lists (most of it, in real vaults) is
+ * read directly, the way the YAML parser would read it: the parser costs as much as the rest of
+ * indexing a note. Returns false, having read nothing, for anything else.
  */
-function nestingDepth(yaml: string): number {
-  let deepest = 0;
-  let flow = 0;
-  const indents: number[] = [];
-  for (const line of yaml.split('\n')) {
-    let at = skipSpaces(line, 0);
-    if (at === line.length) continue;
-    while (indents.length > 0 && (indents[indents.length - 1] ?? 0) >= at) indents.pop();
-    indents.push(at);
-    let compact = 0;
-    while ((line.charAt(at) === '-' || line.charAt(at) === '?') && isSpaceOrTab(line.charCodeAt(at + 1))) {
-      compact += 1;
-      at = skipSpaces(line, at + 1);
+function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
+  for (let at = 0; at < yaml.length; at += 1) {
+    const c = yaml.charCodeAt(at);
+    // Tabs, carriage returns, control characters and surrogates: the parser's rules there are subtle.
+    if ((c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfeff) return false;
+  }
+  const entries: { key: string; line: number; values: { text: string; line: number }[]; list: boolean }[] = [];
+  const keys = new Set<string>();
+  let listIndent = -1;
+  const lines = yaml.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = (lines[i] as string).replace(TRAILING_SPACES, '');
+    if (line === '') continue;
+    const current = entries[entries.length - 1];
+    const item = LIST_ITEM.exec(line);
+    if (item !== null) {
+      const indent = (item[1] as string).length;
+      const value = (item[2] as string).replace(TRAILING_SPACES, '');
+      if (current === undefined || (current.values.length > 0 && !current.list) || (listIndent >= 0 && indent !== listIndent) || !SIMPLE_VALUE.test(value)) return false;
+      listIndent = indent;
+      current.list = true;
+      current.values.push({ text: NULL_VALUE.test(value) ? '' : value, line: 1 + i });
+      continue;
     }
-    deepest = Math.max(deepest, indents.length + compact);
-    for (; at < line.length; at += 1) {
-      const c = line.charAt(at);
-      if (c === '[' || c === '{') deepest = Math.max(deepest, (flow += 1));
-      else if ((c === ']' || c === '}') && flow > 0) flow -= 1;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return false;
+    const key = line.slice(0, colon);
+    const value = line.slice(colon + 1);
+    if (!SIMPLE_KEY.test(key) || NOT_A_STRING_KEY.test(key) || keys.has(key)) return false;
+    const text = value.replace(LEADING_SPACES, '');
+    if (value !== '' && (value.charAt(0) !== ' ' || !SIMPLE_VALUE.test(text))) return false;
+    keys.add(key);
+    listIndent = -1;
+    entries.push({ key, line: 1 + i, values: text === '' ? [] : [{ text: NULL_VALUE.test(text) ? '' : text, line: 1 + i }], list: false });
+  }
+  for (const entry of entries) {
+    const value = entry.values.map((part) => part.text).join(', ');
+    note.properties.push({ key: entry.key, value, line: entry.line, source: 'frontmatter' });
+    const name = entry.key.toLowerCase();
+    if (name === 'tags' || name === 'tag') {
+      for (const part of entry.values) note.tags.push(...splitTags(part.text, part.line));
+    }
+    if (name === 'aliases' || name === 'alias') {
+      const parts = entry.list ? entry.values.map((part) => part.text) : entry.values.flatMap((part) => part.text.split(','));
+      note.aliases.push(...parts.map((part) => part.trim()).filter((part) => part !== ''));
     }
   }
-  return deepest;
+  return true;
+}
+
+function splitTags(text: string, line: number): { tag: string; line: number }[] {
+  const tags: { tag: string; line: number }[] = [];
+  for (const part of text.split(TAG_SEPARATORS)) {
+    const tag = part.replace(/^#+/, '');
+    if (tag !== '' && !ONLY_DIGITS.test(tag)) tags.push({ tag, line });
+  }
+  return tags;
 }
 
 /** Maps an offset in the YAML to a 0-based line of the note (the YAML starts on line 1). */
@@ -243,11 +286,7 @@ function frontmatterTags(value: Node, keyLine: number, lineOf: (offset: number) 
   const tags: { tag: string; line: number }[] = [];
   for (const item of items) {
     if (!isScalar(item)) continue;
-    const line = nodeLine(item, lineOf, keyLine);
-    for (const part of scalarText(item).split(TAG_SEPARATORS)) {
-      const tag = part.replace(/^#+/, '');
-      if (tag !== '' && !ONLY_DIGITS.test(tag)) tags.push({ tag, line });
-    }
+    tags.push(...splitTags(scalarText(item), nodeLine(item, lineOf, keyLine)));
   }
   return tags;
 }

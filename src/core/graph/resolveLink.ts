@@ -13,18 +13,20 @@ export class LinkResolver {
   /** Lower-case alias → note paths. */
   private readonly byAlias = new Map<string, Set<string>>();
   private readonly aliasesOf = new Map<string, string[]>();
-  /** Answers since the files last changed: a vault resolves the same few names again and again. */
+  /** Answers since the files last changed, by linking folder and text: a vault resolves the same few names again and again. */
   private readonly answers = new Map<string, string | null>();
+  /** Answers that hold from every folder (a plain name matching at most one file or alias), by text. */
+  private readonly answersAnywhere = new Map<string, string | null>();
 
   addFile(path: string): void {
     if (this.byPath.get(path.toLowerCase()) === path) return;
-    this.answers.clear();
+    this.forgetAnswers();
     this.byPath.set(path.toLowerCase(), path);
     addTo(this.byName, nameKey(path), path);
   }
 
   removeFile(path: string): void {
-    this.answers.clear();
+    this.forgetAnswers();
     this.byPath.delete(path.toLowerCase());
     removeFrom(this.byName, nameKey(path), path);
     this.setAliases(path, []);
@@ -33,11 +35,16 @@ export class LinkResolver {
   setAliases(path: string, aliases: readonly string[]): void {
     const before = this.aliasesOf.get(path) ?? [];
     if (before.length === aliases.length && before.every((alias, i) => alias === aliases[i])) return;
-    this.answers.clear();
+    this.forgetAnswers();
     for (const alias of before) removeFrom(this.byAlias, alias.toLowerCase(), path);
     if (aliases.length === 0) this.aliasesOf.delete(path);
     else this.aliasesOf.set(path, [...aliases]);
     for (const alias of aliases) addTo(this.byAlias, alias.toLowerCase(), path);
+  }
+
+  private forgetAnswers(): void {
+    this.answers.clear();
+    this.answersAnywhere.clear();
   }
 
   has(path: string): boolean {
@@ -46,15 +53,28 @@ export class LinkResolver {
 
   /** The file `target` (link text without `#subpath`) points to from `fromPath`, or null. */
   resolve(target: string, fromPath: string): string | null {
-    const text = target.trim().replace(/^\/+/, '');
+    let text = target.trim();
+    if (text.startsWith('/')) text = text.replace(/^\/+/, '');
     if (text === '') return fromPath;
+    const anywhere = this.answersAnywhere.get(text);
+    if (anywhere !== undefined) return anywhere;
     const folder = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
     const key = `${folder}\0${text}`;
     const known = this.answers.get(key);
     if (known !== undefined) return known;
     const answer = this.resolveUncached(text, folder);
-    this.answers.set(key, answer);
+    if (this.sameFromEveryFolder(text)) this.answersAnywhere.set(text, answer);
+    else this.answers.set(key, answer);
     return answer;
+  }
+
+  /**
+   * Whether `text` resolves the same from every folder: a plain name (no folder, not relative)
+   * that at most one file and at most one alias answer to. The folder only picks among several.
+   */
+  private sameFromEveryFolder(text: string): boolean {
+    if (text.includes('/') || text.startsWith('.')) return false;
+    return (this.byName.get(text.toLowerCase().replace(/\.md$/, ''))?.size ?? 0) <= 1 && (this.byAlias.get(text.toLowerCase())?.size ?? 0) <= 1;
   }
 
   private resolveUncached(text: string, folder: string): string | null {

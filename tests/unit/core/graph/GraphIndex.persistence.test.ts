@@ -51,8 +51,23 @@ describe('the graph index on disk', () => {
     second.close();
   });
 
-  it('rebuilds from the notes when the saved index is corrupt or from another version', async () => {
-    for (const broken of ['{"version": 1, "notes": [', JSON.stringify({ version: 999, notes: [] }), 'not json']) {
+  it('answers full-text searches after a load exactly as the index that was saved', async () => {
+    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    const queries = ['note', 'links', 'note 7', 'samplo', 'topic', 'n3'];
+    const before = await Promise.all(queries.map((query) => first.searchText(query, { limit: 50 })));
+    expect(before.every((hits) => hits.length > 0)).toBe(true);
+    await first.save();
+    first.close();
+    const { port: watched, reads } = counting(port);
+    const second = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    expect(await Promise.all(queries.map((query) => second.searchText(query, { limit: 50 })))).toEqual(before);
+    expect(reads).toEqual([]);
+    second.close();
+  });
+
+  it('rebuilds from the notes when the saved index is corrupt, damaged or from another version', async () => {
+    const valid = { version: 3, notes: [{ path: 'F0/Note 0.md', text: '# Note 0\n', size: 1, mtime: 1, terms: 'note', parsed: { links: [], tags: [], properties: [], aliases: [], headings: 'not a list', bodyStart: 0 } }] };
+    for (const broken of ['{"version": 1, "notes": [', JSON.stringify({ version: 999, notes: [] }), 'not json', JSON.stringify(valid), JSON.stringify({ ...valid, notes: [null] })]) {
       await mkdir(join(temp.dir, '.obsidian/plugins/recursa'), { recursive: true });
       await writeFile(join(temp.dir, CACHE), broken);
       const { port: watched, reads } = counting(port);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LinkGraph } from '../../../../src/core/graph/linkGraph';
 import type { NoteLink } from '../../../../src/core/graph/parseNote';
+import { LinkResolver } from '../../../../src/core/graph/resolveLink';
 import { Slicer } from '../../../../src/core/util/Slicer';
 
 const NAMES = ['Plan', 'Ideas', 'Café', 'Report'];
@@ -95,5 +96,28 @@ describe('the link graph', () => {
     graph.removeFile('Notes/Later.md');
     expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Later', line: 0 }]);
     expect([...graph.incomingOf('Notes/Later.md')]).toEqual([]);
+  });
+});
+
+describe('the link resolver', () => {
+  it('answers from its caches exactly as it answers the first time, from any folder', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...PATHS), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.constantFrom(...PATHS), fc.constantFrom(...ALIASES)), { maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom(...LINK_TEXTS, 'a/b/Ideas', '/Plan', ' Plan '), fc.constantFrom(...PATHS)), { minLength: 1, maxLength: 40 }),
+        (files, aliases, lookups) => {
+          const setUp = (): LinkResolver => {
+            const resolver = new LinkResolver();
+            for (const file of files) resolver.addFile(file);
+            for (const [path, alias] of aliases) if (files.includes(path)) resolver.setAliases(path, [alias]);
+            return resolver;
+          };
+          const warm = setUp();
+          for (const [text, from] of lookups) expect(warm.resolve(text, from)).toBe(setUp().resolve(text, from));
+        },
+      ),
+      { numRuns: 300, seed: 9 },
+    );
   });
 });

@@ -368,6 +368,39 @@ describe('parseNote', () => {
   });
 
   describe('when a note has frontmatter', () => {
+    it('reads simple frontmatter exactly as the YAML parser reads it', () => {
+      // A comment line is valid YAML that only the full parser takes: the same frontmatter with
+      // one in front must give the same properties, tags, aliases and links, one line further down.
+      const KEYS = ['tags', 'Tags', 'tag', 'aliases', 'alias', 'status', 'Date created', 'a.b', 'Café', 'related', 'n', 'True', '1'];
+      const VALUES = ['', 'open', '1.10', '0x1F', 'true', '~', 'null', 'a, b', '#x', 'x #y', 'x#y', 'a: b', 'a:b', '[[Link]]', 'see [[Link]]', '100%', '-5',
+        '- x', "it's", '\u00a0x', 'x\u00a0', "'q'", '"q"', '*a', '&a', '!t', 'a  b', '1:30', 'note:', '#a #b', 'a/b c', '東京', 'x\ty', 'p, q , r', '.inf', '{a: 1}'];
+      const entry = fc.record({
+        key: fc.constantFrom(...KEYS),
+        value: fc.constantFrom(...VALUES),
+        items: fc.array(fc.constantFrom(...VALUES.filter((value) => value !== '')), { maxLength: 3 }),
+        indent: fc.constantFrom('', '  ', '    '),
+        blank: fc.boolean(),
+        trailing: fc.constantFrom('', ' '),
+      });
+      fc.assert(
+        fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }), (entries) => {
+          const yaml = entries
+            .map(({ key, value, items, indent, blank, trailing }) =>
+              [`${key}:${value === '' ? '' : ` ${value}`}${trailing}`, ...(value === '' ? items.map((item) => `${indent}- ${item}`) : []), ...(blank ? [''] : [])].join('\n'),
+            )
+            .join('\n');
+          const direct = parseNote(`---\n${yaml}\n---\nBody`);
+          const parsed = parseNote(`---\n# comment\n${yaml}\n---\nBody`);
+          const up = <T extends { line: number }>(list: T[]): T[] => list.map((item) => ({ ...item, line: item.line - 1 }));
+          expect(direct.properties).toEqual(up(parsed.properties));
+          expect(direct.tags).toEqual(up(parsed.tags));
+          expect(direct.links).toEqual(up(parsed.links));
+          expect(direct.aliases).toEqual(parsed.aliases);
+        }),
+        { numRuns: 2000, seed: 3 },
+      );
+    });
+
     it('reads every top-level key as a property, with the line of its key', () => {
       const note = lines(
         '---',

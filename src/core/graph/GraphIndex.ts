@@ -42,11 +42,12 @@ interface IndexedNote {
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
 const CACHE_VERSION = 3;
 
-interface CacheFile {
-  version: number;
-  /** Each note with its body's terms and their counts (`encodeTermCounts`), so a load need not split every body again. */
-  notes: (IndexedNote & { terms: string })[];
-}
+/**
+ * The saved index is JSON Lines: `{"version": N}`, then one note per line, so that neither saving
+ * nor loading holds up the app for the whole index at once. Each note carries its body's terms and
+ * their counts (`encodeTermCounts`), so a load need not split every body again.
+ */
+type SavedNote = IndexedNote & { terms: string };
 
 const SNIPPET_CHARS = 160;
 const PARALLEL_READS = 16;
@@ -159,13 +160,15 @@ export class GraphIndex {
     if (file === undefined) return false;
     await this.current();
     const slicer = new Slicer(this.options.sliceMs);
-    const notes: CacheFile['notes'] = [];
-    for (const note of this.notes.values()) {
-      notes.push({ ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) });
+    // Each note is its own (consistent) record, so edits made while this runs are safe: a note
+    // saved as it was is re-read on the next start, its mtime having changed.
+    const lines = [JSON.stringify({ version: CACHE_VERSION })];
+    for (const note of [...this.notes.values()]) {
+      const saved: SavedNote = { ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) };
+      lines.push(JSON.stringify(saved));
       await slicer.maybeYield();
     }
-    const cache: CacheFile = { version: CACHE_VERSION, notes };
-    await this.vault.write(file, JSON.stringify(cache));
+    await this.vault.write(file, lines.join('\n'));
     return true;
   }
 
@@ -175,7 +178,7 @@ export class GraphIndex {
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
     for (const file of files) this.links.addFile(file);
     const notes = files.filter(isNote);
-    const cached = await this.loadCache();
+    const cached = await this.loadCache(slicer);
     this.options.onProgress?.({ done: 0, total: notes.length });
     const present = new Set(notes);
     for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) this.forget(path);
@@ -199,7 +202,7 @@ export class GraphIndex {
       })(this.notes.values()),
       slicer,
     );
-    for (const note of this.notes.values()) delete (note as Partial<CacheFile['notes'][number]>).terms;
+    for (const note of this.notes.values()) delete (note as Partial<SavedNote>).terms;
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
@@ -207,18 +210,21 @@ export class GraphIndex {
    * Loads the saved index, if there is a readable one of this version: its notes, with the size
    * and mtime they had. Anything unreadable means a full rebuild, never an error.
    */
-  private async loadCache(): Promise<Map<string, CacheFile['notes'][number]> | null> {
+  private async loadCache(slicer: Slicer): Promise<Map<string, SavedNote> | null> {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
     try {
       const text = await readTextIfExists(this.vault, file);
       if (text === null) return null;
-      const cache = JSON.parse(text) as CacheFile;
-      if (cache.version !== CACHE_VERSION || !Array.isArray(cache.notes)) return null;
-      const loaded = new Map<string, CacheFile['notes'][number]>();
-      for (const note of cache.notes) {
-        if (!isCachedNote(note)) return null;
+      const lines = text.split('\n');
+      const header = JSON.parse(lines[0] ?? '') as { version?: unknown };
+      if (header.version !== CACHE_VERSION) return null;
+      const loaded = new Map<string, SavedNote>();
+      for (let i = 1; i < lines.length; i++) {
+        const note: unknown = JSON.parse(lines[i] as string);
+        if (!isSavedNote(note)) return null;
         loaded.set(note.path, note);
+        await slicer.maybeYield();
       }
       for (const [path, note] of loaded) {
         if (!this.links.hasFile(path)) continue;
@@ -307,9 +313,9 @@ export class GraphIndex {
 }
 
 /** A saved note as this version writes it (a hand-edited or damaged cache is rebuilt, not trusted). */
-function isCachedNote(value: unknown): value is CacheFile['notes'][number] {
+function isSavedNote(value: unknown): value is SavedNote {
   if (typeof value !== 'object' || value === null) return false;
-  const note = value as Partial<CacheFile['notes'][number]>;
+  const note = value as Partial<SavedNote>;
   const parsed = note.parsed;
   return (
     typeof note.path === 'string' &&

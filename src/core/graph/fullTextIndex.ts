@@ -100,12 +100,14 @@ export class FullTextIndex {
       const shortId = count++;
       documentIds[shortId] = document.path;
       const lengths = FIELDS.map((field, fieldId) => {
-        const counts = field === 'body' && document.bodyTerms !== undefined ? decodeTermCounts(document.bodyTerms) : countTerms(termsOf(document[field]));
-        for (const [term, frequency] of counts) {
-          let list = postings.get(term);
-          if (list === undefined) postings.set(term, (list = []));
-          list.push(fieldId, shortId, frequency);
-        }
+        const add = (term: string, frequency: number): void => {
+          const list = postings.get(term);
+          if (list === undefined) postings.set(term, [fieldId, shortId, frequency]);
+          else list.push(fieldId, shortId, frequency);
+        };
+        if (field === 'body' && document.bodyTerms !== undefined) return forEachTermCount(document.bodyTerms, add);
+        const counts = countTerms(termsOf(document[field]));
+        counts.forEach((frequency, term) => add(term, frequency));
         return counts.size;
       });
       fieldLength[shortId] = lengths;
@@ -173,16 +175,20 @@ export function encodeTermCounts(text: string): string {
   return parts.join(' ');
 }
 
-function decodeTermCounts(encoded: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  if (encoded === '') return counts;
+/** Calls `use` with each term of an `encodeTermCounts` string and its count; returns how many terms there were. */
+function forEachTermCount(encoded: string, use: (term: string, count: number) => void): number {
+  if (encoded === '') return 0;
+  const seen = new Set<string>();
   // Terms never hold spaces or colons: both split words.
   for (const part of encoded.split(' ')) {
-    const colon = part.lastIndexOf(':');
-    if (colon < 0) counts.set(part, 1);
-    else counts.set(part.slice(0, colon), Number(part.slice(colon + 1)) || 1);
+    const colon = part.indexOf(':');
+    const term = colon < 0 ? part : part.slice(0, colon);
+    // A damaged cache must not make MiniSearch count a term twice.
+    if (term === '' || seen.has(term)) continue;
+    seen.add(term);
+    use(term, colon < 0 ? 1 : Math.max(1, Math.trunc(Number(part.slice(colon + 1))) || 1));
   }
-  return counts;
+  return seen.size;
 }
 
 function countTerms(terms: readonly string[]): Map<string, number> {

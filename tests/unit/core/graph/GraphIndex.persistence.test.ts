@@ -66,8 +66,11 @@ describe('the graph index on disk', () => {
   });
 
   it('rebuilds from the notes when the saved index is corrupt, damaged or from another version', async () => {
-    const valid = { version: 3, notes: [{ path: 'F0/Note 0.md', text: '# Note 0\n', size: 1, mtime: 1, terms: 'note', parsed: { links: [], tags: [], properties: [], aliases: [], headings: 'not a list', bodyStart: 0 } }] };
-    for (const broken of ['{"version": 1, "notes": [', JSON.stringify({ version: 999, notes: [] }), 'not json', JSON.stringify(valid), JSON.stringify({ ...valid, notes: [null] })]) {
+    // Size and mtime match the file, so only the check of the record's shape keeps it out.
+    const stat = await port.stat('F0/Note 0.md');
+    const damaged = { path: 'F0/Note 0.md', text: '# Note 0\n', size: stat?.size, mtime: stat?.mtime, terms: 'note', parsed: { links: [], tags: [], properties: [], aliases: [], headings: 'not a list', bodyStart: 0 } };
+    const header = JSON.stringify({ version: 3 });
+    for (const broken of ['{"version": 1, "notes": [', JSON.stringify({ version: 999 }), 'not json', `${header}\n${JSON.stringify(damaged)}`, `${header}\nnull`, `${header}\n{"path":`]) {
       await mkdir(join(temp.dir, '.obsidian/plugins/recursa'), { recursive: true });
       await writeFile(join(temp.dir, CACHE), broken);
       const { port: watched, reads } = counting(port);

@@ -110,6 +110,16 @@ const gc = () => {
   globalThis.gc?.();
   globalThis.gc?.();
 };
+/** Where two JSON answers part: the first differing entry of each (or the lengths). */
+function firstDifference(a, b) {
+  const left = JSON.parse(a);
+  const right = JSON.parse(b);
+  if (!Array.isArray(left) || !Array.isArray(right)) return `${a.slice(0, 200)} vs ${b.slice(0, 200)}`;
+  const at = left.findIndex((entry, i) => JSON.stringify(entry) !== JSON.stringify(right[i]));
+  if (at < 0) return `${left.length} vs ${right.length} results`;
+  return `result ${at}: ${JSON.stringify(left[at]).slice(0, 200)} vs ${JSON.stringify(right[at]).slice(0, 200)}`;
+}
+
 const heapMB = () => process.memoryUsage().heapUsed / 1048576;
 
 /** Runs `task` over `items` with at most `limit` in flight. */
@@ -447,7 +457,7 @@ async function benchLoad(notes, root, report) {
       result.load = { peakMB: loadPeak - before, retainedMB: heapMB() - before, heapBeforeMB: before };
       for (const [i, q] of mixOn(loaded, names).entries()) {
         const answer = JSON.stringify(await q.run());
-        check(answer === reference[i], `the index loaded from the cache answers "${q.text}" differently: ${answer.slice(0, 300)} vs ${reference[i].slice(0, 300)}`);
+        check(answer === reference[i], `the index loaded from the cache answers "${q.text}" differently: ${firstDifference(answer, reference[i])}`);
       }
       for (const { path, target, word } of edited) {
         check((await loaded.searchText(word))[0]?.path === path, `after save and load, searchText("${word}") does not find ${path}`);

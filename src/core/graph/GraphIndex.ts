@@ -144,13 +144,13 @@ export class GraphIndex {
         return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
       },
     });
-    return results.slice(0, limit).map((result) => {
-      const note = this.notes.get(result.id as string);
-      return {
-        path: result.id as string,
-        score: Math.round(result.score * 1000) / 1000,
-        snippet: snippetOf(note === undefined ? '' : note.text.slice(note.parsed.bodyStart), result.terms),
-      };
+    // Equal scores in path order: otherwise ties come in the order notes were indexed, which
+    // differs between a long-running index and one loaded from disk.
+    const ranked = results.map((result) => ({ path: result.id as string, score: Math.round(result.score * 1000) / 1000, terms: result.terms }));
+    ranked.sort((a, b) => b.score - a.score || compareCodePoints(a.path, b.path));
+    return ranked.slice(0, limit).map(({ path, score, terms }) => {
+      const note = this.notes.get(path);
+      return { path, score, snippet: snippetOf(note === undefined ? '' : note.text.slice(note.parsed.bodyStart), terms) };
     });
   }
 

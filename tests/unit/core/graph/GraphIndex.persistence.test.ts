@@ -53,6 +53,9 @@ describe('the graph index on disk', () => {
 
   it('answers full-text searches after a load exactly as the index that was saved', async () => {
     const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    await first.build();
+    // Re-indexed notes move to the end of the index's own order; equal scores must not follow it.
+    for (const i of [3, 4, 5]) await port.write(`F${i % 3}/Note ${i}.md`, `# Note ${i}\nLinks to [[Note ${(i + 1) % 30}]] #topic/n${i % 5}\nkind:: sample\n`);
     const queries = ['note', 'links', 'note 7', 'samplo', 'topic', 'n3'];
     const before = await Promise.all(queries.map((query) => first.searchText(query, { limit: 50 })));
     expect(before.every((hits) => hits.length > 0)).toBe(true);

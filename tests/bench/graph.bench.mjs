@@ -110,6 +110,24 @@ const gc = () => {
   globalThis.gc?.();
   globalThis.gc?.();
 };
+/**
+ * Watches the event loop while work runs: a 1 ms timer, and the longest gap between its ticks is
+ * the longest the work held up everything else (the app's main thread, in Obsidian).
+ */
+function watchPauses() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  return () => {
+    clearInterval(timer);
+    return Math.max(longest, performance.now() - last);
+  };
+}
+
 /** Where two JSON answers part: the first differing entry of each (or the lengths). */
 function firstDifference(a, b) {
   const left = JSON.parse(a);
@@ -226,6 +244,7 @@ async function benchSize(notes, root, report) {
     peak = Math.max(peak, heapMB());
   };
   const sampler = setInterval(sampleHeap, 5);
+  const buildPauses = watchPauses();
   let progressCalls = 0;
   let index = new GraphIndex(port, {
     skipFolder,
@@ -236,13 +255,14 @@ async function benchSize(notes, root, report) {
     },
   });
   const build = await timeOnce(() => index.build());
+  const buildLongestPause = buildPauses();
   sampleHeap();
   clearInterval(sampler);
   gc();
   const retained = heapMB() - baseline;
-  rows.build = { ms: build.ms, anchorMs: extras.readAllMs };
+  rows.build = { ms: build.ms, anchorMs: extras.readAllMs, longestPauseMs: buildLongestPause };
   rows.heap = { peakMB: peak - baseline, retainedMB: retained, vaultMB: bytes / 1048576 };
-  log(`fresh build ${build.ms.toFixed(0)} ms (${progressCalls} progress reports); heap peak +${(peak - baseline).toFixed(0)} MB, retained +${retained.toFixed(0)} MB`);
+  log(`fresh build ${build.ms.toFixed(0)} ms (${progressCalls} progress reports, longest pause ${buildLongestPause.toFixed(0)} ms); heap peak +${(peak - baseline).toFixed(0)} MB, retained +${retained.toFixed(0)} MB`);
   // The first link question after a build makes the reverse map.
   const firstBacklinks = await timeOnce(() => index.backlinksOf(pick(0)));
 
@@ -448,13 +468,15 @@ async function benchLoad(notes, root, report) {
       return port.readText(path);
     };
     const loaded = new GraphIndex(counted, { skipFolder, cacheFile: CACHE_FILE });
+    const loadPauses = watchPauses();
     const load = await timeOnce(() => loaded.build());
+    const loadLongestPause = loadPauses();
     clearInterval(loadSampler);
     check(reads.length === 0, `loading from the cache re-read ${reads.length} unchanged notes, e.g. ${reads.slice(0, 3).join(', ')}`);
     if (r === 0) {
       loadPeak = Math.max(loadPeak, heapMB());
       gc();
-      result.load = { peakMB: loadPeak - before, retainedMB: heapMB() - before, heapBeforeMB: before };
+      result.load = { peakMB: loadPeak - before, retainedMB: heapMB() - before, heapBeforeMB: before, longestPauseMs: loadLongestPause };
       for (const [i, q] of mixOn(loaded, names).entries()) {
         const answer = JSON.stringify(await q.run());
         check(answer === reference[i], `the index loaded from the cache answers "${q.text}" differently: ${firstDifference(answer, reference[i])}`);
@@ -510,6 +532,7 @@ function print(results) {
     const line = (op, ours, anchorName, anchorValue, ratioText) => console.log(`| ${notes} | ${op} | ${ours} | ${anchorName} | ${anchorValue} | ${ratioText} |`);
     const vaultMB = r.heap?.vaultMB;
     line('build, fresh (ms)', ms(r.build?.ms), 'plain read of every note', ms(r.build?.anchorMs), ratio(r.build?.ms, r.build?.anchorMs));
+    line('longest pause during the build (ms)', ms(r.build?.longestPauseMs), 'fresh build', ms(r.build?.ms), ratio(r.build?.longestPauseMs, r.build?.ms));
     line('heap during build, peak (MB)', mb(r.heap?.peakMB), 'notes on disk (MB)', mb(vaultMB), ratio(r.heap?.peakMB, vaultMB));
     line('heap after build, retained (MB)', mb(r.heap?.retainedMB), 'notes on disk (MB)', mb(vaultMB), ratio(r.heap?.retainedMB, vaultMB));
     line('searchText p50 (ms)', ms(r.search?.p50), 'plain scan p50', ms(r.searchAnchors?.scan.p50), ratio(r.search?.p50, r.searchAnchors?.scan.p50));
@@ -526,6 +549,7 @@ function print(results) {
     line('cache file (MB)', mb(r.save?.bytes === undefined ? undefined : r.save.bytes / 1048576), 'notes on disk (MB)', mb(vaultMB), ratio(r.save?.bytes, r.save?.vaultBytes));
     line('save (ms)', ms(r.save?.ms), '—', '—', '—');
     line('load from the cache, unchanged vault (ms)', ms(r.load?.ms), 'fresh build', ms(r.build?.ms), ratio(r.load?.ms, r.build?.ms));
+    line('longest pause during the load (ms)', ms(r.load?.longestPauseMs), 'load', ms(r.load?.ms), ratio(r.load?.longestPauseMs, r.load?.ms));
     line('heap during load, peak (MB)', mb(r.load?.peakMB), 'heap during build, peak', mb(r.heap?.peakMB), ratio(r.load?.peakMB, r.heap?.peakMB));
     if (crashed !== undefined) line(`**crashed in step "${crashed.step}"**`, '—', crashed.reason.replace(/\|/g, '\\|'), '—', '—');
   }

@@ -230,6 +230,7 @@ export class GraphIndex {
         if (!this.links.hasFile(path)) continue;
         this.notes.set(path, note);
         this.links.setNote(path, note.parsed.links, note.parsed.aliases);
+        await slicer.maybeYield();
       }
       return loaded;
     } catch {

@@ -1,10 +1,11 @@
 import type { VaultChange, VaultPort } from '../ports';
-import { readTextIfExists, walkFiles } from '../ports';
+import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
 import { encodeTermCounts, FullTextIndex, type FullTextDocument } from './fullTextIndex';
 import { LinkGraph } from './linkGraph';
+import { loadRecords, saveRecords } from './savedRecords';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
 
 export interface IndexProgress {
@@ -43,9 +44,8 @@ interface IndexedNote {
 const CACHE_VERSION = 3;
 
 /**
- * The saved index is JSON Lines: `{"version": N}`, then one note per line, so that neither saving
- * nor loading holds up the app for the whole index at once. Each note carries its body's terms and
- * their counts (`encodeTermCounts`), so a load need not split every body again.
+ * A note as saved (`saveRecords`, one record per note): with its body's terms and their counts
+ * (`encodeTermCounts`), so a load need not split every body again.
  */
 type SavedNote = IndexedNote & { terms: string };
 
@@ -160,15 +160,17 @@ export class GraphIndex {
     if (file === undefined) return false;
     await this.current();
     const slicer = new Slicer(this.options.sliceMs);
+    const notes = [...this.notes.values()];
     // Each note is its own (consistent) record, so edits made while this runs are safe: a note
     // saved as it was is re-read on the next start, its mtime having changed.
-    const lines = [JSON.stringify({ version: CACHE_VERSION })];
-    for (const note of [...this.notes.values()]) {
-      const saved: SavedNote = { ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) };
-      lines.push(JSON.stringify(saved));
-      await slicer.maybeYield();
+    async function* records(): AsyncGenerator<string> {
+      for (const note of notes) {
+        const saved: SavedNote = { ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) };
+        yield JSON.stringify(saved);
+        await slicer.maybeYield();
+      }
     }
-    await this.vault.write(file, lines.join('\n'));
+    await saveRecords(this.vault, file, CACHE_VERSION, records());
     return true;
   }
 
@@ -213,31 +215,17 @@ export class GraphIndex {
   private async loadCache(slicer: Slicer): Promise<Map<string, SavedNote> | null> {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
-    try {
-      const text = await readTextIfExists(this.vault, file);
-      if (text === null) return null;
-      const lines = text.split('\n');
-      const header = JSON.parse(lines[0] ?? '') as { version?: unknown };
-      if (header.version !== CACHE_VERSION) return null;
-      const loaded = new Map<string, SavedNote>();
-      for (let i = 1; i < lines.length; i++) {
-        const note: unknown = JSON.parse(lines[i] as string);
-        if (!isSavedNote(note)) return null;
-        loaded.set(note.path, note);
-        await slicer.maybeYield();
-      }
-      for (const [path, note] of loaded) {
-        if (!this.links.hasFile(path)) continue;
-        this.notes.set(path, note);
-        this.links.setNote(path, note.parsed.links, note.parsed.aliases);
-        await slicer.maybeYield();
-      }
-      return loaded;
-    } catch {
-      for (const path of this.notes.keys()) this.links.removeNote(path);
-      this.notes.clear();
-      return null;
+    const records = await loadRecords(this.vault, file, CACHE_VERSION, slicer);
+    if (records === null || !records.every(isSavedNote)) return null;
+    const loaded = new Map<string, SavedNote>();
+    for (const note of records) loaded.set(note.path, note);
+    for (const [path, note] of loaded) {
+      if (!this.links.hasFile(path)) continue;
+      this.notes.set(path, note);
+      this.links.setNote(path, note.parsed.links, note.parsed.aliases);
+      await slicer.maybeYield();
     }
+    return loaded;
   }
 
   private noteChange(change: VaultChange): void {

@@ -1,0 +1,72 @@
+import type { VaultPort } from '../ports';
+import { readTextIfExists } from '../ports';
+import type { Slicer } from '../util/Slicer';
+
+/** Records per part file: each part is read and decoded in one go, so parts stay a few MB. */
+const RECORDS_PER_PART = 1000;
+
+interface Header {
+  version: number;
+  /** Ties the parts to this header: parts left from another save are not mixed in. */
+  generation: string;
+  parts: number;
+}
+
+/** `graph-index.json` → `graph-index.3.jsonl`. */
+function partPath(file: string, part: number): string {
+  return `${file.replace(/\.json$/i, '')}.${part}.jsonl`;
+}
+
+/**
+ * Saves records (each one JSON text, without line breaks) as a small header file and numbered
+ * JSON Lines parts beside it. Parts keep every string the app handles small — one string for a
+ * whole large vault's index would exceed what JavaScript strings can hold — and the header is
+ * written last, so a save cut short leaves the previous header pointing at parts of another
+ * generation, which `loadRecords` then refuses.
+ */
+export async function saveRecords(vault: VaultPort, file: string, version: number, records: AsyncIterable<string>): Promise<void> {
+  const generation = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  let parts = 0;
+  let lines = [JSON.stringify({ generation })];
+  const flush = async (): Promise<void> => {
+    await vault.write(partPath(file, parts), lines.join('\n'));
+    parts += 1;
+    lines = [JSON.stringify({ generation })];
+  };
+  for await (const record of records) {
+    lines.push(record);
+    if (lines.length > RECORDS_PER_PART) await flush();
+  }
+  if (lines.length > 1 || parts === 0) await flush();
+  const header: Header = { version, generation, parts };
+  await vault.write(file, JSON.stringify(header));
+  // Parts beyond this save's, from an earlier and larger one.
+  for (let stale = parts; await vault.exists(partPath(file, stale)); stale += 1) await vault.remove(partPath(file, stale));
+}
+
+/**
+ * The records `saveRecords` wrote with this `version`, parsed, in order; null when there are none,
+ * they are of another version, or any part is missing, foreign or damaged.
+ */
+export async function loadRecords(vault: VaultPort, file: string, version: number, slicer: Slicer): Promise<unknown[] | null> {
+  try {
+    const text = await readTextIfExists(vault, file);
+    if (text === null) return null;
+    const header = JSON.parse(text) as Partial<Header>;
+    if (header.version !== version || typeof header.generation !== 'string' || typeof header.parts !== 'number') return null;
+    const records: unknown[] = [];
+    for (let part = 0; part < header.parts; part += 1) {
+      const partText = await readTextIfExists(vault, partPath(file, part));
+      if (partText === null) return null;
+      const lines = partText.split('\n');
+      if ((JSON.parse(lines[0] ?? '') as { generation?: unknown }).generation !== header.generation) return null;
+      for (let i = 1; i < lines.length; i += 1) {
+        records.push(JSON.parse(lines[i] as string));
+        await slicer.maybeYield();
+      }
+    }
+    return records;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,7 @@
 /** Random lower-case hex, from the platform's cryptographic generator (Web Crypto, everywhere core runs). */
 export function randomHex(chars: number): string {
   const bytes = new Uint8Array(Math.ceil(chars / 2));
-  globalThis.crypto.getRandomValues(bytes);
+  crypto.getRandomValues(bytes);
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'))
     .join('')
     .slice(0, chars);

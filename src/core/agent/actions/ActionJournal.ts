@@ -68,7 +68,7 @@ export class ActionJournal {
     try {
       if (!(await this.files.exists(this.file))) return { version: FORMAT_VERSION, lastIndex: 0, entries: [] };
       const data = JSON.parse(await this.files.readText(this.file)) as Partial<JournalFile>;
-      const entries = Array.isArray(data.entries) ? data.entries.filter((entry): entry is ActionLogEntry => typeof entry === 'object' && entry !== null && Number.isInteger((entry as ActionLogEntry).index)) : [];
+      const entries = Array.isArray(data.entries) ? data.entries.filter((entry): entry is ActionLogEntry => typeof entry === 'object' && entry !== null && Number.isInteger((entry).index)) : [];
       const highest = entries.reduce((max, entry) => Math.max(max, entry.index), 0);
       const lastIndex = typeof data.lastIndex === 'number' && Number.isInteger(data.lastIndex) && data.lastIndex >= 0 ? data.lastIndex : 0;
       return { version: FORMAT_VERSION, lastIndex: Math.max(lastIndex, highest), entries };
@@ -85,4 +85,12 @@ function toEntry(run: string, result: ActionResult, summary: string | undefined)
   if (result.message !== undefined) entry.message = result.message;
   if (result.error !== undefined) entry.error = result.error;
   return entry;
+}
+
+/** Default number of actions the log keeps (a setting: `actionLogSize`). */
+export const DEFAULT_ACTION_LOG_SIZE = 1000;
+
+/** The journal's file in a data folder (the plugin's folder: where conversations are kept). */
+export function actionLogPath(dataDir: string): string {
+  return `${dataDir.replace(/\/+$/, '')}/action-log.json`;
 }

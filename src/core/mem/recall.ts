@@ -117,7 +117,7 @@ export async function recall(ctx: MemContext, options?: RecallRequest): Promise<
   let ranked = found;
   if (query !== '' && (ctx.graph === null || scope === 'all')) {
     ranked = found
-      .map((entry) => ({ ...entry, score: plainMatch(`${entry.record.content} ${entry.record.tags.join(' ')}`, query) }))
+      .map((entry) => ({ ...entry, score: plainMatch(entry.record.content, query) }))
       .filter((entry) => entry.score > 0)
       .sort((a, b) => b.score - a.score || b.record.time - a.record.time);
   } else if (query === '') {

@@ -24,6 +24,15 @@ Every answer has <think> (one short sentence for the user), then either <actions
   </action>
 </actions>
 
+Archiving a finished task (mv takes a source_path):
+<actions>
+  <action>
+    <kind>mv</kind>
+    <source_path>/working_memory/tasks/done/write_report</source_path>
+    <target_path>/storage/Archive/write_report</target_path>
+  </action>
+</actions>
+
 When the work is done:
 <think>Done.</think>
 <reply>I added the task.</reply>

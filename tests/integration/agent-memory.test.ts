@@ -129,7 +129,7 @@ describe('memory across conversations, through the scripted model server', () =>
 
   it('shows the working memory in the prompt every turn, and a write over its limit fails with the limit, the size and a hint', async () => {
     server.script([
-      { text: "<think>Planning.</think><typescript>return await mem.workingMemory('set', '/plan/step', 'Collect the invoices');</typescript>" },
+      { text: "<think>Planning.</think><typescript>return await mem.workingMemory('set', '/plan', { step: 'Collect the invoices' });</typescript>" },
       { text: "<think>Adding detail.</think><typescript>await mem.workingMemory('set', '/plan/detail', 'x'.repeat(300));</typescript>" },
       { text: '<think>Done.</think><reply>Planned.</reply>' },
     ]);

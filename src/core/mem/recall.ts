@@ -8,14 +8,6 @@ import { readOne, scanMemories } from '../memory/scanMemories';
 import { describeValue, requirePath, requireString } from '../validate';
 import type { MemContext } from './MemContext';
 
-export interface RecallRequest {
-  query?: string;
-  tags?: string[];
-  since?: string;
-  limit?: number;
-  scope?: 'vault' | 'all';
-}
-
 /** One memory found by `recall`. */
 export interface RecalledMemory {
   id: string;
@@ -60,7 +52,7 @@ const INDEX_HITS = 200;
  * @example
  * const { memories } = await mem.recall({ query: 'weekly review', since: '2w', limit: 5 });
  */
-export async function recall(ctx: MemContext, options?: RecallRequest): Promise<RecallResult> {
+export async function recall(ctx: MemContext, options?: { query?: string; tags?: string[]; since?: string; limit?: number; scope?: 'vault' | 'all' }): Promise<RecallResult> {
   const raw = (options ?? {}) as Record<string, unknown>;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidArgumentError('options', 'an object', describeValue(options));
   const query = raw.query === undefined || raw.query === null ? '' : requireString(raw.query, 'options.query', { maxLength: 1000 }).trim();

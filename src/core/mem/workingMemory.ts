@@ -4,8 +4,6 @@ import type { WorkingValue } from '../memory/workingMemoryTree';
 import { describeValue, requirePath } from '../validate';
 import type { MemContext } from './MemContext';
 
-export type WorkingMemoryOperation = 'get' | 'set' | 'remove' | 'list' | 'move';
-
 /**
  * Your working memory: a small scratchpad that is always in your prompt (you see it every turn),
  * kept as a note the user can read. Paths are `/`-separated (`/tasks/todo/write-report`); nodes
@@ -26,7 +24,7 @@ export type WorkingMemoryOperation = 'get' | 'set' | 'remove' | 'list' | 'move';
  * await mem.workingMemory('set', '/tasks/todo/report', 'Draft the Q3 report by Friday');
  * const todo = await mem.workingMemory('list', '/tasks/todo');
  */
-export async function workingMemory(ctx: MemContext, operation: WorkingMemoryOperation, path: string, value?: unknown): Promise<WorkingValue | string[] | WorkingMemorySize> {
+export async function workingMemory(ctx: MemContext, operation: 'get' | 'set' | 'remove' | 'list' | 'move', path: string, value?: unknown): Promise<WorkingValue | string[] | WorkingMemorySize> {
   const location = workingMemoryLocation(ctx);
   switch (operation) {
     case 'get':

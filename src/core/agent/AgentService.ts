@@ -46,7 +46,7 @@ export class AgentService {
       updated: now.toISOString(),
       messages: [],
     };
-    const layers = await this.deps.promptLayers();
+    const layers = { ...(await this.deps.promptLayers()) };
     const memory = this.deps.memory;
     if (memory !== undefined && conversation.messages.length === 0) {
       layers.memories = await memory.preamble(request, this.deps.memoryPromptTokens ?? DEFAULT_MEMORY_PROMPT_TOKENS).catch(() => null);

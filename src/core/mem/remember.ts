@@ -42,11 +42,21 @@ export async function remember(ctx: MemContext, content: string, tags?: string[]
   }
   path = requirePath(path, ctx.policy);
   const id = newMemoryId();
-  const note = renderMemoryNote({ id, timestamp: now.toISOString(), tags: normalizeTags(tags ?? []), source: await sourceOf(ctx), content: text });
+  const body = ctx.options.logseq ? asLogseqBlock(text) : text;
+  const note = renderMemoryNote({ id, timestamp: now.toISOString(), tags: normalizeTags(tags ?? []), source: await sourceOf(ctx), content: body });
   checkContent(ctx, path, note);
   await ctx.writeSet.track([path], () => ctx.vault.write(path, note));
   await verifyWritten(ctx, path, note);
   return { id, path };
+}
+
+/** In a Logseq graph every line belongs to a block: the memory becomes one, unless it is an outline already. */
+function asLogseqBlock(text: string): string {
+  if (text.startsWith('- ')) return text;
+  return text
+    .split('\n')
+    .map((line, at) => (at === 0 ? `- ${line}` : line.trim() === '' ? '' : `  ${line}`))
+    .join('\n');
 }
 
 async function sourceOf(ctx: MemContext): Promise<MemorySource> {

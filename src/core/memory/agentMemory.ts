@@ -4,8 +4,8 @@ import type { RecalledMemory } from '../mem/recall';
 import { workingMemoryLocation } from '../mem/workingMemory';
 import { countTokens } from '../tokens/countTokens';
 import { readWorkingTree } from './workingMemoryStore';
-import { sizeOf } from './workingMemoryTree';
 import { stringify } from 'yaml';
+import { sizeOf } from './workingMemoryTree';
 
 /** What the agent's prompt shows of memory. */
 export interface AgentMemory {
@@ -30,8 +30,10 @@ export function createAgentMemory(mem: Mem, context: MemContext): AgentMemory {
       const query = request.trim().slice(0, 1000);
       const relevant = query === '' ? [] : await mem.recall({ query, limit: EACH }).then((result) => result.memories, () => []);
       const recent = await mem.recall({ limit: EACH }).then((result) => result.memories, () => []);
-      const seen = new Set<string>();
-      const picked = [...relevant, ...recent].filter((memory) => !seen.has(memory.path) && seen.add(memory.path));
+      // Relevant first, then recent; a memory that is both is shown once.
+      const byPath = new Map<string, RecalledMemory>();
+      for (const memory of [...relevant, ...recent]) if (!byPath.has(memory.path)) byPath.set(memory.path, memory);
+      const picked = [...byPath.values()];
       if (picked.length === 0) return null;
       const head = '## Memories from earlier work\n\nRelevant and recent memory notes (find more with mem.recall). They may be out of date: the notes in the vault are the truth.';
       let text = head;

@@ -47,6 +47,17 @@ describe.each(RUNTIMES)('remember ($name)', (runtime) => {
   });
 });
 
+describe('remember in a Logseq graph', () => {
+  const vault = useMemFixture(RUNTIMES[0]!, { logseq: true });
+
+  it('writes the memory as a block, so the note keeps Logseq\'s rules', async () => {
+    const { path } = await vault.mem.remember('First line\n\nSecond paragraph');
+    expect((await vault.disk(path)).endsWith('---\n\n- First line\n\n  Second paragraph\n')).toBe(true);
+    const outline = await vault.mem.remember('- already\n  an outline');
+    expect((await vault.disk(outline.path)).endsWith('---\n\n- already\n  an outline\n')).toBe(true);
+  });
+});
+
 describe('remember with a refused memory folder', () => {
   const vault = useMemFixture(RUNTIMES[0]!, { memoryFolder: '.obsidian/memories' });
 

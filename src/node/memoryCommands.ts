@@ -54,7 +54,9 @@ export async function recallCommand(values: MemoryCommandValues, words: string[]
   if (values.scope !== undefined && values.scope !== 'vault' && values.scope !== 'all') return usageError(`unknown scope "${values.scope}" (use vault or all)`);
   let opened;
   try {
-    opened = await openVault(values.vault, { watch: false, git: false, vaultRegistry: registry, ...memoryFolder(values) });
+    // No history and no index to build: recall reads the memory folder alone (the plain scan), so
+    // it stays quick in a vault of any size.
+    opened = await openVault(values.vault, { watch: false, git: false, graph: false, vaultRegistry: registry, ...memoryFolder(values) });
   } catch (error) {
     return usageError(messageOf(error));
   }

@@ -81,6 +81,8 @@ export async function recall(ctx: MemContext, options?: { query?: string; tags?:
 
   if (query !== '' && ctx.graph !== null && scope === 'vault') {
     for (const hit of await ctx.graph.searchText(query, { limit: INDEX_HITS, folder, tags: tags.length > 0 ? tags : undefined, fuzzy: 0.2 })) {
+      // Hits come best first: read notes only until the limit is filled.
+      if (found.length >= limit) break;
       if (exclude.has(hit.path)) continue;
       const record = await readOne(ctx.vault, hit.path);
       if (record !== null && (since === null || record.time >= since)) found.push({ record, score: hit.score, vault: null });

@@ -16,7 +16,6 @@ interface JournalFile {
  * file starts a new log; the counter then starts after the highest number the file still shows.
  */
 export class ActionJournal {
-  private state: Promise<JournalFile> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -59,9 +58,9 @@ export class ActionJournal {
     return [...(await this.load()).entries];
   }
 
+  /** Read afresh each time: another journal over the same file (a new agent after a settings change) may have written since. */
   private load(): Promise<JournalFile> {
-    this.state ??= this.read();
-    return this.state;
+    return this.read();
   }
 
   private async read(): Promise<JournalFile> {

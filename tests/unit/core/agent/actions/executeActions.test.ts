@@ -152,3 +152,17 @@ describe('the action journal', () => {
     await vault.close();
   });
 });
+
+describe('two journals over the same log', () => {
+  const temp = useTempDir();
+
+  it('never hand out the same number, whichever wrote last', async () => {
+    const vault = await openVault(temp.dir, { watch: false, git: false });
+    const first = createActionRunner(vault.mem, new ActionJournal(vault.port, LOG, 10));
+    const second = createActionRunner(vault.mem, new ActionJournal(vault.port, LOG, 10));
+    const ls = actions(act('ls', '/working_memory'));
+    const numbers = [...(await first.run(ls, 'a')), ...(await second.run(ls, 'b')), ...(await first.run(ls, 'a'))].map((result) => result.index);
+    expect(numbers).toEqual([1, 2, 3]);
+    await vault.close();
+  });
+});

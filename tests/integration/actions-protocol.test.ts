@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,5 +129,12 @@ describe("the action protocol for small models: lkjagent's task management, end 
     expect(results).toContain('_1 set /working_memory/a: error — not run: another action in this answer is invalid');
     expect(results).toContain('_2 set /etc/passwd: error — invalid action: <target_path> "/etc/passwd" must start with /working_memory/ or /storage/.');
     expect(gitCli(temp.dir, 'log', '--format=%s').trim().split('\n')).toEqual([SNAPSHOT_MESSAGE]);
+  });
+
+  it('holds actions to the mem-call budget: a batch that would go over it does not run', async () => {
+    server.script([{ text: actions('Adding.', action('set', '/working_memory/a', { content: '1' }), action('set', '/working_memory/b', { content: '2' }), action('set', '/working_memory/c', { content: '3' })) }]);
+    const outcome = await ask(temp.dir, 'Add three things.', { provider: provider(), budgets: { maxMemCalls: 2 } });
+    expect(outcome).toMatchObject({ state: 'failed', error: 'The run used its budget of 2 mem calls.' });
+    expect(existsSync(join(temp.dir, WM_NOTE))).toBe(false);
   });
 });

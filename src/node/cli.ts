@@ -1,12 +1,17 @@
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AgentEvent } from '../core/agent/runAgent';
 import type { ProviderSettings } from '../core/llm/types';
 import { ask } from './ask';
+import { createNodeVaultRegistry } from './nodeVaultRegistry';
+import { recallCommand, rememberCommand } from './memoryCommands';
 import { runScript } from './runScript';
 
 const USAGE = `Usage: recursa run --vault DIR [--commit MESSAGE] [--time-limit MS] FILE
-       recursa ask --vault DIR [--provider openai|anthropic] [--base-url URL] [--model M] [--api-key K] "request"
+       recursa ask --vault DIR [--provider openai|anthropic] [--base-url URL] [--model M] [--api-key K] [--protocol code|actions] "request"
+       recursa remember --vault DIR [--tag T]... "content"
+       recursa recall --vault DIR [--query Q] [--tag T]... [--since S] [--limit N] [--scope vault|all] [--json]
 
 run: runs FILE (TypeScript, the body of an async function with \`mem\` in scope; "-" reads
 standard input) in Recursa's sandbox against the vault folder DIR, and prints the result as JSON.
@@ -14,8 +19,13 @@ Exit code: 0 when the code succeeded, 1 when it failed, 2 for bad arguments.
 
 ask: runs one request through the agent (model, sandbox, vault, git). The agent's status lines go
 to standard error, its reply to standard output. Settings also come from RECURSA_PROVIDER,
-RECURSA_BASE_URL, RECURSA_MODEL and RECURSA_API_KEY. Exit code: 0 on a reply, 1 when the run
+RECURSA_BASE_URL, RECURSA_MODEL, RECURSA_API_KEY and RECURSA_PROTOCOL. Exit code: 0 on a reply, 1 when the run
 failed, 2 for bad arguments.
+
+remember: saves a memory note (Memories/YYYY-MM-DD/HHMMSS_xxxx.md) and commits it; prints its id
+and path. recall: prints the memories matching the query, tags and time, newest first without a
+query (--json: the whole result as JSON). Exit code: 0 on success, 1 when it failed, 2 for bad
+arguments.
 
   --vault DIR        the vault folder
   --commit MESSAGE   (run) commit what the code wrote, with this message
@@ -24,6 +34,14 @@ failed, 2 for bad arguments.
   --base-url URL     (ask) default https://api.openai.com/v1 or https://api.anthropic.com
   --model M          (ask) the model name
   --api-key K        (ask) the API key (local servers need none)
+  --protocol P       (ask) code (TypeScript, the default) or actions (XML actions, for small models)
+  --tag T            (remember, recall) a tag; repeat for more (recall: any of them)
+  --query Q          (recall) words to search for, typo-tolerant
+  --since S          (recall) 12h, 1d, 2w, today, yesterday or an ISO date
+  --limit N          (recall) most memories, 1-100 (default 10)
+  --scope S          (recall) vault (default) or all: every vault Recursa opened on this device
+  --json             (remember, recall) print JSON
+  --memory-folder F  (remember, recall, ask) the memory folder (default Memories/)
   --help             this text`;
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
@@ -42,6 +60,14 @@ async function main(argv: string[]): Promise<number> {
         'base-url': { type: 'string' },
         model: { type: 'string' },
         'api-key': { type: 'string' },
+        protocol: { type: 'string' },
+        tag: { type: 'string', multiple: true },
+        query: { type: 'string' },
+        since: { type: 'string' },
+        limit: { type: 'string' },
+        scope: { type: 'string' },
+        json: { type: 'boolean' },
+        'memory-folder': { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -55,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, file, ...extra] = positionals;
   if (command === 'ask') return askCommand(values, positionals.slice(1));
+  if (command === 'remember') return rememberCommand(values, positionals.slice(1), registry(), usageError);
+  if (command === 'recall') return recallCommand(values, positionals.slice(1), registry(), usageError);
   if (command !== 'run') return usageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
   if (values.vault === undefined) return usageError('--vault DIR is required');
   if (file === undefined) return usageError('the file to run is missing (use "-" for standard input)');
@@ -86,6 +114,13 @@ interface AskValues {
   'base-url'?: string;
   model?: string;
   'api-key'?: string;
+  protocol?: string;
+  'memory-folder'?: string;
+}
+
+/** The registry of vaults in the user's home folder (`RECURSA_HOME` moves it, for tests and portable setups). */
+function registry(): ReturnType<typeof createNodeVaultRegistry> {
+  return createNodeVaultRegistry({ home: process.env.RECURSA_HOME ?? homedir() });
 }
 
 async function askCommand(values: AskValues, words: string[]): Promise<number> {
@@ -97,11 +132,14 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
   if (kind !== 'openai' && kind !== 'anthropic') return usageError(`unknown provider "${kind}" (use openai or anthropic)`);
   const model = values.model ?? env.RECURSA_MODEL;
   if (model === undefined || model.trim() === '') return usageError('--model (or RECURSA_MODEL) is required');
+  const protocol = values.protocol ?? env.RECURSA_PROTOCOL ?? 'code';
+  if (protocol !== 'code' && protocol !== 'actions') return usageError(`unknown protocol "${protocol}" (use code or actions)`);
   const provider: ProviderSettings = {
     kind,
     baseUrl: values['base-url'] ?? env.RECURSA_BASE_URL ?? DEFAULT_BASE_URL[kind],
     model,
     apiKey: values['api-key'] ?? env.RECURSA_API_KEY,
+    protocol,
   };
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
@@ -115,7 +153,8 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
     if (event.type === 'commit') process.stderr.write(`✓ committed ${event.hash.slice(0, 7)}\n`);
   };
   try {
-    const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent });
+    const memory = values['memory-folder'] === undefined ? undefined : { memoryFolder: values['memory-folder'] };
+    const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent, memory, vaultRegistry: registry() });
     if (outcome.state === 'completed' && outcome.reply !== null) {
       process.stdout.write(`${outcome.reply}\n`);
       return 0;

@@ -12,3 +12,7 @@ export { createProvider } from '../core/llm/createProvider';
 export type { ChatMessage, LlmProvider, ProviderSettings } from '../core/llm/types';
 export type { AgentEvent, AgentOutcome, RunState } from '../core/agent/runAgent';
 export { DEFAULT_BUDGETS, type AgentBudgets } from '../core/agent/budgets';
+export { createNodeVaultRegistry } from './nodeVaultRegistry';
+export { createAgentMemory, type AgentMemory } from '../core/memory/agentMemory';
+export type { RecallResult, RecalledMemory } from '../core/mem/recall';
+export type { ActionResult, ActionLogEntry } from '../core/agent/actions';

@@ -1,6 +1,8 @@
 import { GitService, type GitServiceOptions } from '../core/git/GitService';
 import { GraphIndex } from '../core/graph/GraphIndex';
-import { createMem, resolveMemOptions, WriteSet, type Mem, type MemOptions, type MemSession } from '../core/mem';
+import { createMem, resolveMemOptions, WriteSet, type Mem, type MemContext, type MemOptions, type MemSession } from '../core/mem';
+import type { VaultRegistry } from '../core/ports';
+import { basename } from 'node:path';
 import { NodeVaultPort } from './NodeVaultPort';
 
 export interface OpenVaultOptions extends Partial<MemOptions> {
@@ -13,11 +15,18 @@ export interface OpenVaultOptions extends Partial<MemOptions> {
   git?: boolean | Partial<Omit<GitServiceOptions, 'configDir'>>;
   /** Index links, tags, properties and full text for the graph and search methods. Default `true`. */
   graph?: boolean;
+  /**
+   * The registry of vaults on this device (`createNodeVaultRegistry()`): the vault is registered
+   * in it, and `mem.recall({ scope: 'all' })` reads the others. Default: none.
+   */
+  vaultRegistry?: VaultRegistry | null;
 }
 
 export interface OpenedVault {
   /** The agent's API over the folder. */
   mem: Mem;
+  /** What `mem` works with (its options, the write-set, the indexes), for the agent's memory. */
+  context: MemContext;
   /** The vault's history, or null when opened with `git: false`. */
   git: GitService | null;
   /** The graph and full-text index (built in the background), or null when opened with `graph: false`. */
@@ -41,7 +50,7 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, git: gitOption, graph: graphOption, ...memOptions } = options;
+  const { watch, git: gitOption, graph: graphOption, vaultRegistry, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
   const resolved = await resolveMemOptions(port, memOptions);
   const writeSet = new WriteSet(port);
@@ -58,9 +67,12 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
   const hidden = new Set(['.git', '.trash', resolved.configDir]);
   const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder) });
   void graph?.build().catch(() => undefined);
-  const { mem } = createMem(port, resolved, { writeSet, git, graph, session });
+  const { mem, context } = createMem(port, resolved, { writeSet, git, graph, session, vaultRegistry: vaultRegistry ?? null });
+  // The registry is a convenience for recall across vaults; failing to update it must not stop the vault opening.
+  await vaultRegistry?.register({ root: port.root, name: basename(port.root), memoryFolder: resolved.memoryFolder }).catch(() => undefined);
   return {
     mem,
+    context,
     git,
     graph,
     port,

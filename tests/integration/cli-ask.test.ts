@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitCli } from '../helpers/gitCli';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
-import { useTempDir } from '../helpers/tempVault';
+import { makeTempDir, useTempDir } from '../helpers/tempVault';
 
 const CLI = join(process.cwd(), 'dist/cli.mjs');
+/** The registry of vaults goes to a temporary home folder, never the user's. */
+let registryHome = '';
 
 /** Runs the CLI asynchronously: the model server answers from this same process. */
 function recursa(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, RECURSA_HOME: registryHome, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -23,10 +25,16 @@ function recursa(args: string[], env: Record<string, string> = {}): Promise<{ st
 describe('recursa ask (dist/cli.mjs)', () => {
   const temp = useTempDir();
   let server: ModelServer;
+  let home: { dir: string; remove: () => Promise<void> };
   beforeAll(async () => {
     server = await startModelServer();
+    home = await makeTempDir('recursa-home-');
+    registryHome = home.dir;
   });
-  afterAll(async () => server.close());
+  afterAll(async () => {
+    await server.close();
+    await home.remove();
+  });
 
   it('prints the think lines to stderr and the reply to stdout, exit 0, with the work committed', async () => {
     server.script([

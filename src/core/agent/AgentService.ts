@@ -1,3 +1,4 @@
+import { DEFAULT_MEMORY_PROMPT_TOKENS, type AgentMemory } from '../memory/agentMemory';
 import type { AgentBudgets } from './budgets';
 import type { Conversation, ConversationStore } from './ConversationStore';
 import { runAgent, type AgentDeps, type AgentEvent, type AgentOutcome } from './runAgent';
@@ -11,6 +12,13 @@ export interface AgentServiceDeps extends Omit<AgentDeps, 'systemPrompt'> {
   /** New ids for conversations and runs. */
   newId: () => string;
   now?: () => Date;
+  /**
+   * Memory in the prompt: relevant and recent memories when a conversation starts, the working
+   * memory every turn. Without it the prompt has neither.
+   */
+  memory?: AgentMemory;
+  /** Token budget of the memories placed in the prompt when a conversation starts (a setting). */
+  memoryPromptTokens?: number;
 }
 
 export interface AskResult {
@@ -38,8 +46,15 @@ export class AgentService {
       updated: now.toISOString(),
       messages: [],
     };
-    const systemPrompt = buildSystemPrompt(await this.deps.promptLayers());
-    const outcome = await runAgent(request, conversation.messages, { ...this.deps, systemPrompt }, {
+    const layers = { ...(await this.deps.promptLayers()) };
+    const memory = this.deps.memory;
+    if (memory !== undefined && conversation.messages.length === 0) {
+      layers.memories = await memory.preamble(request, this.deps.memoryPromptTokens ?? DEFAULT_MEMORY_PROMPT_TOKENS).catch(() => null);
+    }
+    const systemPrompt = buildSystemPrompt({ ...layers, protocol: this.deps.protocol ?? layers.protocol });
+    this.deps.session.conversationId = conversation.id;
+    const turnContext = memory === undefined ? undefined : () => memory.workingMemory();
+    const outcome = await runAgent(request, conversation.messages, { ...this.deps, systemPrompt, turnContext }, {
       runId: `run-${this.deps.newId()}`,
       budgets: this.deps.budgets,
       signal: options.signal,

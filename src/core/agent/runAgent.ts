@@ -9,6 +9,10 @@ import { DEFAULT_BUDGETS, type AgentBudgets } from './budgets';
 import { compactMessages } from './compactMessages';
 import { correctionMessage, parseResponse, StreamingParser } from './protocolParser';
 import { formatRunResult } from './formatRunResult';
+import { formatActionResults } from './actions/formatActionResults';
+import { parseActionsResponse } from './actions/parseActions';
+import type { ActionRunner } from './actions/executeActions';
+import type { JsonValue } from '../sandbox/jsonSafe';
 
 export type RunState = 'accepted' | 'thinking' | 'acting' | 'committing' | 'replying' | 'completed' | 'failed' | 'timed-out' | 'cancelled';
 
@@ -34,6 +38,12 @@ export interface AgentDeps {
   writeSet: WriteSet;
   session: MemSession;
   systemPrompt: string;
+  /** How the model acts: `code` (the default, `<typescript>`) or `actions` (XML actions for small models). */
+  protocol?: 'code' | 'actions';
+  /** Runs the model's actions; needed when `protocol` is `actions`. */
+  actions?: ActionRunner;
+  /** Read before every turn and put after the system prompt: what must be current each turn (the working memory). */
+  turnContext?: () => Promise<string | null>;
 }
 
 export interface AgentRunOptions {
@@ -111,12 +121,55 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
     }
   });
 
+  /** One answer in the action protocol: what to send back, or the reply that ends the run. */
+  const actionsTurn = async (text: string, shownThink: string): Promise<{ reply: string | null; feedback: string }> => {
+    const parsed = parseActionsResponse(text);
+    if (parsed.think !== shownThink && parsed.think !== '') emit({ type: 'think', turn: turns, text: parsed.think });
+    emit({ type: 'usage', turns, tokens, memCalls });
+    if (tokens > budgets.maxTokens) throw new RunStopped('failed', `The run used more than its budget of ${budgets.maxTokens} tokens.`);
+    if (!parsed.usable) {
+      corrections++;
+      if (corrections > MAX_CORRECTIONS) throw new RunStopped('failed', 'The model did not answer in the expected format (<think>, <actions>, <reply>) after two corrections.');
+      return { reply: null, feedback: actionsCorrection() };
+    }
+    if (parsed.actions.length === 0) {
+      return parsed.reply !== null ? { reply: parsed.reply, feedback: '' } : { reply: null, feedback: 'Continue: send <actions>, or give the final <reply>.' };
+    }
+    if (deps.actions === undefined) throw new RunStopped('failed', 'The action protocol is on, but this agent has no action runner.');
+    checkStopped();
+    if (memCalls + parsed.actions.length > budgets.maxMemCalls) throw new RunStopped('failed', `The run used its budget of ${budgets.maxMemCalls} mem calls.`);
+    emit({ type: 'state', state: 'acting' });
+    emit({ type: 'code', turn: turns, index: 0, code: actionsText(text) });
+    const begun = Date.now();
+    const results = await deps.actions.run(parsed.actions, options.runId);
+    memCalls += results.length;
+    const failed = results.filter((result) => result.status === 'error').length;
+    emit({
+      type: 'result',
+      turn: turns,
+      index: 0,
+      result: {
+        ok: failed === 0,
+        value: JSON.parse(JSON.stringify(results)) as JsonValue,
+        logs: [],
+        error: failed === 0 ? null : { code: 'ActionFailed', message: `${failed} of ${results.length} actions failed.` },
+        memCalls: results.length,
+        durationMs: Date.now() - begun,
+        truncated: [],
+      },
+    });
+    emit({ type: 'usage', turns, tokens, memCalls });
+    checkStopped();
+    if (parsed.reply !== null && failed === 0) return { reply: parsed.reply, feedback: '' };
+    return { reply: null, feedback: formatActionResults(results) };
+  };
+
   const checkStopped = (): void => {
     if (stopReason === 'cancelled') throw new RunStopped('cancelled', 'The run was cancelled.');
     if (stopReason === 'timed-out') throw new RunStopped('timed-out', `The run went over its time budget of ${Math.round(budgets.timeMs / 1000)} s.`);
   };
 
-  const systemTokens = countTokens(deps.systemPrompt);
+  const baseTokens = countTokens(deps.systemPrompt);
   emit({ type: 'state', state: 'accepted' });
   try {
     while (reply === null) {
@@ -124,12 +177,15 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
       if (turns >= budgets.maxTurns) throw new RunStopped('failed', `The run used its ${budgets.maxTurns} turns without finishing.`);
       turns++;
       emit({ type: 'state', state: 'thinking' });
+      const extra = deps.turnContext === undefined ? null : await deps.turnContext().catch((failure: unknown) => `(The working memory could not be read: ${failure instanceof Error ? failure.message : String(failure)})`);
+      const system = extra === null || extra.trim() === '' ? deps.systemPrompt : `${deps.systemPrompt}\n\n${extra}`;
+      const systemTokens = baseTokens + (system === deps.systemPrompt ? 0 : countTokens(system.slice(deps.systemPrompt.length)));
       const messages = compactMessages([...history, ...added], budgets.contextTokens - systemTokens);
       const parser = new StreamingParser();
       let shownThink = '';
       const completion = await deps.provider
         .complete(
-          { system: deps.systemPrompt, messages },
+          { system, messages },
           {
             signal: controller.signal,
             onText: (delta) => {
@@ -146,8 +202,17 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
           checkStopped();
           throw failure;
         });
-      tokens += usedTokens(completion.usage, deps.systemPrompt, messages, completion.text);
+      tokens += usedTokens(completion.usage, system, messages, completion.text);
       added.push({ role: 'assistant', content: completion.text });
+      if (deps.protocol === 'actions') {
+        const step = await actionsTurn(completion.text, shownThink);
+        if (step.reply !== null) {
+          reply = step.reply;
+          break;
+        }
+        added.push({ role: 'user', content: step.feedback });
+        continue;
+      }
       const parsed = parseResponse(completion.text);
       const think = parsed.thinks.at(-1) ?? '';
       if (think !== shownThink && think !== '') emit({ type: 'think', turn: turns, text: think });
@@ -232,6 +297,22 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
   }
   emit({ type: 'state', state });
   return { runId: options.runId, state, reply: state === 'completed' ? reply : null, error, commits, turns, tokens, memCalls, messages: added };
+}
+
+/** The correction for an answer in the action protocol without a usable tag. */
+function actionsCorrection(): string {
+  return (
+    'Your answer had no <think>, <actions> or <reply> block, so nothing was done. ' +
+    'Answer again: <think> with one short status sentence, then <actions> with <action> elements, or <reply> with the final answer when the work is done.'
+  );
+}
+
+/** The `<actions>` part of an answer, for the user to see what ran. */
+function actionsText(text: string): string {
+  const start = text.search(/<actions?\s*>/i);
+  if (start < 0) return text.trim();
+  const end = text.toLowerCase().lastIndexOf('</actions>');
+  return text.slice(start, end < 0 ? undefined : end + '</actions>'.length).trim();
 }
 
 function usedTokens(usage: CompletionUsage | null, system: string, messages: readonly ChatMessage[], answer: string): number {

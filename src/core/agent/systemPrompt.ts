@@ -1,3 +1,4 @@
+import { ACTIONS_PROMPT } from './actions/actionsPrompt';
 import { MEM_REFERENCE } from './memReference.generated';
 
 /** What the prompt says about where and when the agent works. */
@@ -13,6 +14,10 @@ export interface PromptLayers {
   /** The user's custom instructions (a setting). */
   customInstructions?: string | null;
   runtime: RuntimeContext;
+  /** `code` (the default: `<typescript>`) or `actions` (XML actions, for small local models). */
+  protocol?: 'code' | 'actions';
+  /** Memories relevant to the request and the most recent ones, when the conversation starts. */
+  memories?: string | null;
 }
 
 /**
@@ -56,6 +61,8 @@ Each turn is an expensive model call: solve the request in the fewest turns. Do 
 
 Rules: all mem calls are async and must be awaited; paths are vault-relative (\`Folder/Note.md\`); never touch the config folder, \`.git\` or \`.trash\`; prefer \`mem.updateFile\`/\`mem.replaceInFile\` to rewriting notes the user wrote; use wikilinks (\`[[Note]]\`) to link notes.
 
+Memory: your memories persist across conversations. Remember proactively — when you finish a task, make a decision and want to keep why, learn something about the user or the vault, or solve a tricky problem, call \`mem.remember(content, tags)\` without asking and without waiting to be asked: be specific (what, why, which notes, what to watch out for). Before a task that may have history, check \`mem.recall({ query })\` — do not re-investigate solved problems. Keep the current plan and state in \`mem.workingMemory\` (always shown to you, small: move finished or bulky data into notes).
+
 ## 4. The mem API
 
 ${MEM_REFERENCE}`;
@@ -66,11 +73,13 @@ ${MEM_REFERENCE}`;
  * protocol: the model is told the built-in rules come first.
  */
 export function buildSystemPrompt(layers: PromptLayers): string {
-  const parts = [BASE_PROMPT];
+  const parts = [layers.protocol === 'actions' ? ACTIONS_PROMPT : BASE_PROMPT];
   const agents = layers.agentsMd?.trim();
   if (agents) parts.push(`## Instructions from this vault's AGENTS.md\n\n${agents}`);
   const custom = layers.customInstructions?.trim();
   if (custom) parts.push(`## The user's instructions\n\n${custom}`);
+  const memories = layers.memories?.trim();
+  if (memories) parts.push(memories);
   const { now, vaultName, noteCount } = layers.runtime;
   parts.push(
     `## Context\n\n- Now: ${now.toISOString()} (local date ${localDate(now)}, ${now.toLocaleDateString('en-US', { weekday: 'long' })})\n- Vault: ${vaultName}\n- Notes: ${noteCount}`,

@@ -53,4 +53,9 @@ export interface ProviderSettings {
   timeoutMs?: number;
   /** Retries after 429 and 5xx. Default 3. */
   maxRetries?: number;
+  /**
+   * How the model acts: `code` (the default: TypeScript in `<typescript>`) or `actions` (simple XML
+   * actions over working memory and storage, for small local models).
+   */
+  protocol?: 'code' | 'actions';
 }

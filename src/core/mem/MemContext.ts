@@ -1,13 +1,17 @@
 import type { GitService } from '../git/GitService';
 import type { GraphIndex } from '../graph/GraphIndex';
 import type { PathPolicy } from '../paths/pathPolicy';
-import type { VaultPort } from '../ports';
+import type { VaultPort, VaultRegistry } from '../ports';
 import type { MemOptions } from './options';
 import type { WriteSet } from './WriteSet';
 
 /** Who is acting through `mem` right now; the agent loop sets `runId` for each run. */
 export interface MemSession {
   runId: string;
+  /** The conversation the run belongs to, when there is one (memory notes record it). */
+  conversationId?: string | null;
+  /** The note open in the editor, when the runtime knows (memory notes record it). */
+  activeNote?: () => string | null;
 }
 
 /** What every `mem` operation works with. Built once per vault by `createMem`. */
@@ -21,4 +25,6 @@ export interface MemContext {
   /** The vault's links, tags, properties and full text, or null when not indexed. */
   readonly graph: GraphIndex | null;
   readonly session: MemSession;
+  /** The other vaults on this device, for `recall({ scope: 'all' })`; null or absent on mobile. */
+  readonly vaultRegistry?: VaultRegistry | null;
 }

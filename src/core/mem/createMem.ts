@@ -1,7 +1,7 @@
 import { IoError, isRecursaError } from '../errors';
 import { pathPolicyOf, type MemOptions } from './options';
 import type { MemContext, MemSession } from './MemContext';
-import type { VaultPort } from '../ports';
+import type { VaultPort, VaultRegistry } from '../ports';
 import { WriteSet } from './WriteSet';
 import type { GitService } from '../git/GitService';
 import type { GraphIndex } from '../graph/GraphIndex';
@@ -21,6 +21,8 @@ import { gitLog } from './gitLog';
 import { listFiles } from './listFiles';
 import { queryGraph } from './queryGraph';
 import { readFile } from './readFile';
+import { recall } from './recall';
+import { remember } from './remember';
 import { rename } from './rename';
 import { replaceInFile } from './replaceInFile';
 import { revertCommit } from './revertCommit';
@@ -29,6 +31,7 @@ import { saveCheckpoint } from './saveCheckpoint';
 import { search } from './search';
 import { searchGlobal } from './searchGlobal';
 import { updateFile } from './updateFile';
+import { workingMemory } from './workingMemory';
 import { writeFile } from './writeFile';
 
 /**
@@ -62,6 +65,9 @@ export const MEM_OPERATIONS = {
   revertToLastCheckpoint,
   discardChanges,
   revertCommit,
+  remember,
+  recall,
+  workingMemory,
 } as const;
 
 type Bound<F> = F extends (ctx: MemContext, ...args: infer A) => infer R ? (...args: A) => R : never;
@@ -87,6 +93,8 @@ export interface MemParts {
   graph?: GraphIndex | null;
   /** Whose run the calls belong to; the agent loop updates `runId` per run. */
   session?: MemSession;
+  /** The vaults Recursa has opened on this device (desktop and the command line); null on mobile. */
+  vaultRegistry?: VaultRegistry | null;
 }
 
 /**
@@ -103,6 +111,7 @@ export function createMem(vault: VaultPort, options: MemOptions, parts: MemParts
     git: parts.git ?? null,
     graph: parts.graph ?? null,
     session: parts.session ?? { runId: 'manual' },
+    vaultRegistry: parts.vaultRegistry ?? null,
   };
   const mem: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of MEM_METHOD_NAMES) {

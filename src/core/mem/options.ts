@@ -19,6 +19,14 @@ export interface MemOptions {
   maxWriteBytes: number;
   /** Most paths `getTokenCountForPaths` takes in one call. Default 1000. */
   maxPathsPerCall: number;
+  /** Where `remember` writes memory notes and `recall` reads them (a user setting). Default `Memories/`. */
+  memoryFolder: string;
+  /** The note that holds the working memory (a user setting). Default `Memories/Working memory.md`. */
+  workingMemoryNote: string;
+  /** Most characters of the working memory, counted as compact JSON. Default 2048. */
+  workingMemoryCharLimit: number;
+  /** Most direct children of any working-memory node. Default 8. */
+  workingMemoryChildLimit: number;
 }
 
 export const DEFAULT_MEM_OPTIONS: MemOptions = {
@@ -28,6 +36,10 @@ export const DEFAULT_MEM_OPTIONS: MemOptions = {
   maxReadBytes: 4 * 1024 * 1024,
   maxWriteBytes: 4 * 1024 * 1024,
   maxPathsPerCall: 1000,
+  memoryFolder: 'Memories/',
+  workingMemoryNote: 'Memories/Working memory.md',
+  workingMemoryCharLimit: 2048,
+  workingMemoryChildLimit: 8,
 };
 
 /** The file that marks a Logseq graph. */

@@ -4,3 +4,4 @@ export { walkFiles } from './walkFiles';
 export { readTextIfExists } from './readTextIfExists';
 export type { HttpRequest, HttpResponse, HttpTransport } from './http';
 export { HttpTransportError } from './http';
+export type { ForeignMemoryFile, RegisteredVault, RegistryFileSystem, VaultRegistry } from './vaultRegistry';

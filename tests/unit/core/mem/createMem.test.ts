@@ -32,6 +32,9 @@ describe('createMem', () => {
         'queryGraph',
         'searchGlobal',
         'search',
+        'remember',
+        'recall',
+        'workingMemory',
       ].sort(),
     );
   });

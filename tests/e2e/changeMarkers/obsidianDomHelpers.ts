@@ -1,0 +1,43 @@
+// Obsidian's global DOM helpers (`createDiv`, `createEl`, `createSpan` and their `Node` methods),
+// as its `obsidian.d.ts` declares them, for a page that runs plugin code outside the app.
+// Only the `DomElementInfo` fields the plugin's editor code uses are implemented.
+
+type Info = DomElementInfo | string | undefined;
+
+function build<K extends keyof HTMLElementTagNameMap>(tag: K, info: Info, parent: Node | null): HTMLElementTagNameMap[K] {
+  // The XHTML namespace gives the same element `document.createElement(tag)` would.
+  const el = document.createElementNS('http://www.w3.org/1999/xhtml', tag) as HTMLElementTagNameMap[K];
+  const o: DomElementInfo = typeof info === 'string' ? { text: info } : (info ?? {});
+  if (o.cls !== undefined) el.classList.add(...(Array.isArray(o.cls) ? o.cls : o.cls.split(' ').filter((c) => c !== '')));
+  if (typeof o.text === 'string') el.textContent = o.text;
+  else if (o.text !== undefined) el.appendChild(o.text);
+  if (o.title !== undefined) el.title = o.title;
+  for (const [name, value] of Object.entries(o.attr ?? {})) {
+    if (value === null || value === false) continue;
+    el.setAttribute(name, value === true ? '' : String(value));
+  }
+  const target = o.parent ?? parent;
+  if (target !== null) {
+    if (o.prepend === true) target.insertBefore(el, target.firstChild);
+    else target.appendChild(el);
+  }
+  return el;
+}
+
+const helpers = {
+  createEl: <K extends keyof HTMLElementTagNameMap>(tag: K, info?: Info) => build(tag, info, null),
+  createDiv: (info?: Info) => build('div', info, null),
+  createSpan: (info?: Info) => build('span', info, null),
+};
+Object.assign(window, helpers);
+Object.assign(Node.prototype, {
+  createEl<K extends keyof HTMLElementTagNameMap>(this: Node, tag: K, info?: Info) {
+    return build(tag, info, this);
+  },
+  createDiv(this: Node, info?: Info) {
+    return build('div', info, this);
+  },
+  createSpan(this: Node, info?: Info) {
+    return build('span', info, this);
+  },
+});

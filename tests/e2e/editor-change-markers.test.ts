@@ -2,12 +2,9 @@
 // Chromium: bundled with esbuild, styled by the plugin's CSS, its marks found by core's
 // `agentLineChanges` over a real git repository (exposed to the page from Node).
 // Needs a Chromium: $CHROMIUM_PATH or one on PATH (see sandbox-browser-worker.test.ts).
-import { accessSync, constants } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLineChanges } from '../../src/core/git/changedLines';
 import type { AgentChangeMarks } from '../../src/obsidian/editor/agentChangeMarkers';
@@ -16,47 +13,7 @@ import { openGitVault, type GitVault } from '../helpers/gitVault';
 import { nodeRuntime } from '../helpers/memHarness';
 import { makeTempDir } from '../helpers/tempVault';
 import type { PageEditor } from './changeMarkers/page';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'tests', 'e2e', 'screenshots');
-const PAGE_URL = 'https://recursa.test/editor';
-
-/** A few of the CSS variables Obsidian's default themes define, light and dark. */
-const THEME_CSS = `
-  :root, .theme-light { --color-green-rgb: 8, 185, 78; --color-blue-rgb: 8, 109, 221; --color-red-rgb: 233, 49, 71;
-    --background-primary: #ffffff; --background-secondary: #f6f6f6; --text-normal: #222222; --text-muted: #5c5c5c;
-    --background-modifier-border: #e0e0e0; --radius-s: 4px; --size-4-1: 4px; --size-4-2: 8px; --size-4-3: 12px;
-    --font-ui-small: 13px; --font-ui-smaller: 12px; }
-  .theme-dark { --color-green-rgb: 68, 207, 110; --color-blue-rgb: 2, 122, 255; --color-red-rgb: 251, 70, 76;
-    --background-primary: #1e1e1e; --background-secondary: #262626; --text-normal: #dadada; --text-muted: #b3b3b3;
-    --background-modifier-border: #363636; }
-  body { margin: 0; background: var(--background-primary); color: var(--text-normal); font: 15px/1.6 system-ui, sans-serif; }
-  #editor { width: 640px; margin: 24px; border: 1px solid var(--background-modifier-border); }
-  body .cm-editor { background: var(--background-primary); color: var(--text-normal); }
-  body .cm-editor .cm-gutters { background: var(--background-primary); border: none; }
-  body .cm-editor .cm-tooltip { background: var(--background-secondary); border: 1px solid var(--background-modifier-border); border-radius: 6px; }
-`;
-
-function findChromium(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  const candidates = [
-    ...(fromEnv === undefined || fromEnv === '' ? [] : [fromEnv]),
-    ...(process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((dir) => dir !== '')
-      .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name))),
-    '/usr/bin/chromium',
-  ];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error('No Chromium found (set CHROMIUM_PATH or install chromium). This test never skips.');
-}
+import { openTestPage, SCREENSHOTS } from './helpers/browserPage';
 
 /** What the page shows: each line's text and classes, and which lines have which gutter marker. */
 interface Rendered {
@@ -118,34 +75,16 @@ describe('agent change markers in a CodeMirror editor (headless Chromium)', () =
     gitCli(temp.dir, 'add', '-A');
     gitCli(temp.dir, 'commit', '-q', '-m', 'My list');
 
-    const bundle = await esbuild.build({
-      entryPoints: [join(ROOT, 'tests/e2e/changeMarkers/page.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2021',
-      logLevel: 'silent',
-    });
-    const script = bundle.outputFiles[0]?.text ?? '';
-    const css = await readFile(join(ROOT, 'src/obsidian/styles/parts.css'), 'utf8');
-
-    browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 700, height: 420 } });
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.exposeFunction('recursaLoad', async (path: string, text: string): Promise<AgentChangeMarks | null> => {
-      const changes = await agentLineChanges((vault as GitVault).git.repo, path, text);
-      return changes === null ? null : { hash: changes.hash, message: changes.message, ranges: changes.ranges };
-    });
-    await page.route(PAGE_URL, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html><head><title>Recursa change markers</title><style>${THEME_CSS}</style><style>${css}</style></head><body class="theme-light"><div id="editor"></div></body></html>`,
-      }),
-    );
-    await page.goto(PAGE_URL);
-    await page.addScriptTag({ content: script });
+    ({ browser, page, errors: pageErrors } = await openTestPage({
+      entry: 'tests/e2e/changeMarkers/page.ts',
+      title: 'Recursa change markers',
+      body: '<div id="editor" style="width: 640px; margin: 24px; border: 1px solid var(--background-modifier-border)"></div>',
+      beforeScript: (target) =>
+        target.exposeFunction('recursaLoad', async (path: string, text: string): Promise<AgentChangeMarks | null> => {
+          const changes = await agentLineChanges((vault as GitVault).git.repo, path, text);
+          return changes === null ? null : { hash: changes.hash, message: changes.message, ranges: changes.ranges };
+        }),
+    }));
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 // The page of tests/e2e/editor-change-markers.test.ts: a CodeMirror editor with the plugin's
 // change-marker extension, its marks loaded through a function the test exposes from Node.
-import './obsidianDomHelpers';
+import '../helpers/obsidianDomHelpers';
 import { EditorState, StateEffect } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import {

@@ -41,3 +41,38 @@ Object.assign(Node.prototype, {
     return build('span', info, this);
   },
 });
+
+Object.assign(Element.prototype, {
+  setText(this: Element, value: string | DocumentFragment) {
+    if (typeof value === 'string') this.textContent = value;
+    else this.replaceChildren(value);
+  },
+  addClass(this: Element, ...classes: string[]) {
+    this.classList.add(...classes);
+  },
+  removeClass(this: Element, ...classes: string[]) {
+    this.classList.remove(...classes);
+  },
+  toggleClass(this: Element, classes: string | string[], value: boolean) {
+    for (const name of Array.isArray(classes) ? classes : [classes]) this.classList.toggle(name, value);
+  },
+  hasClass(this: Element, name: string) {
+    return this.classList.contains(name);
+  },
+  setAttr(this: Element, name: string, value: string | number | boolean | null) {
+    if (value === null) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
+  },
+});
+Object.assign(HTMLElement.prototype, {
+  // Obsidian hides with `display: none`; the `hidden` property is the same for a test page.
+  show(this: HTMLElement) {
+    this.hidden = false;
+  },
+  hide(this: HTMLElement) {
+    this.hidden = true;
+  },
+  toggle(this: HTMLElement, show: boolean) {
+    this.hidden = !show;
+  },
+});

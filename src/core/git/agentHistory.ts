@@ -12,6 +12,8 @@ export interface AgentCommit {
   subject: string;
   /** The agent run that made it. */
   run: string;
+  /** Its first parent, the state it changed (null for a first commit). */
+  parent: string | null;
   /** When it was authored, in milliseconds since the epoch. */
   time: number;
   author: string;
@@ -82,6 +84,7 @@ export async function agentHistory(repo: GitRepository, options: AgentHistoryOpt
           message,
           subject: message.split('\n', 1)[0] ?? '',
           run,
+          parent: parent ?? null,
           time,
           author: commit.author.name,
           files: files.sort(compareCodePoints),

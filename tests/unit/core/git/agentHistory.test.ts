@@ -46,6 +46,7 @@ describe.each(RUNTIMES)('agentHistory ($name)', (runtime) => {
       message: 'Create the plan\n\nWith two steps.',
       subject: 'Create the plan',
       run: 'run-test',
+      parent: gitCli(vault.dir, 'rev-parse', `${first}^`).trim(),
       time: at(-1, 22).getTime(),
       author: 'Recursa',
       files: ['Notes/a.md', 'Plan.md'],

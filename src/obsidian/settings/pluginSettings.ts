@@ -320,6 +320,28 @@ export interface SecretReader {
   getSecret(id: string): string | null;
 }
 
+/** Stores secrets by id; `app.secretStorage` is one. */
+export interface SecretStore extends SecretReader {
+  setSecret(id: string, secret: string): void;
+}
+
+/**
+ * Settings from what `loadData()` returned, with a key the file held in plain text moved into
+ * secret storage (under the provider's secret id, or its preset's default). When `needsSave` is
+ * true, the caller saves `settingsToSave(settings)` at once, which removes the plain-text copy.
+ */
+export function settingsFromData(raw: unknown, secrets: SecretStore): { settings: RecursaSettings; needsSave: boolean } {
+  const loaded = loadSettings(raw);
+  const found = loaded.plainTextKey;
+  if (found === null) return { settings: loaded.settings, needsSave: loaded.changed };
+  const current = loaded.settings.providers[found.provider].apiKeySecret;
+  const id = current !== '' ? current : PROVIDER_PRESETS[found.provider].secretId || `${found.provider}-api-key`;
+  // An existing secret wins: the plain-text copy may be an old key the user has since replaced.
+  if ((secrets.getSecret(id) ?? '') === '') secrets.setSecret(id, found.key);
+  const providers = { ...loaded.settings.providers, [found.provider]: { ...loaded.settings.providers[found.provider], apiKeySecret: id } };
+  return { settings: { ...loaded.settings, providers }, needsSave: true };
+}
+
 /** The current provider's key from secret storage, or null when it has none. */
 export function readApiKey(settings: RecursaSettings, secrets: SecretReader): string | null {
   const id = settings.providers[settings.provider].apiKeySecret;

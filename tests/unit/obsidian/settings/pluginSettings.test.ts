@@ -12,6 +12,7 @@ import {
   readBaseUrl,
   resetCurrentProvider,
   selectProvider,
+  settingsFromData,
   settingsToSave,
   toAgentSettings,
   toMemOptions,
@@ -281,5 +282,35 @@ describe('toMemOptions', () => {
   it('forces Logseq mode on or off when the user chose', () => {
     expect(toMemOptions({ ...defaultSettings(), logseqMode: 'on' }).logseq).toBe(true);
     expect(toMemOptions({ ...defaultSettings(), logseqMode: 'off' }).logseq).toBe(false);
+  });
+});
+
+describe('settingsFromData', () => {
+  const keychain = () => {
+    const secrets = new Map<string, string>();
+    return { secrets, getSecret: (id: string) => secrets.get(id) ?? null, setSecret: (id: string, value: string) => void secrets.set(id, value) };
+  };
+
+  it('moves a plain-text key into secret storage under the provider\'s id, and asks to save', () => {
+    const store = keychain();
+    const { settings, needsSave } = settingsFromData({ provider: 'custom', providers: { custom: { apiKey: 'sk-custom' } } }, store);
+    expect(needsSave).toBe(true);
+    expect(settings.providers.custom.apiKeySecret).toBe('custom-api-key');
+    expect(store.secrets.get('custom-api-key')).toBe('sk-custom');
+    expect(JSON.stringify(settingsToSave(settings))).not.toContain('sk-custom');
+  });
+
+  it('uses the id the settings already name', () => {
+    const store = keychain();
+    const { settings } = settingsFromData({ providers: { openai: { apiKeySecret: 'work-key', apiKey: 'sk-1' } } }, store);
+    expect(settings.providers.openai.apiKeySecret).toBe('work-key');
+    expect(store.secrets.get('work-key')).toBe('sk-1');
+  });
+
+  it('leaves secret storage alone when the file holds no key, and saves only when the file was not what it would write', () => {
+    const store = keychain();
+    expect(settingsFromData(JSON.parse(JSON.stringify(defaultSettings())), store)).toEqual({ settings: defaultSettings(), needsSave: false });
+    expect(settingsFromData(null, store).needsSave).toBe(true);
+    expect(store.secrets.size).toBe(0);
   });
 });

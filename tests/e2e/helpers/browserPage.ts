@@ -64,6 +64,10 @@ export async function openTestPage(options: {
   body: string;
   viewport?: { width: number; height: number };
   beforeScript?: (page: Page) => Promise<unknown>;
+  /** Module aliases for the bundle (`obsidian` → the test implementation). */
+  alias?: Record<string, string>;
+  /** Files whose exports become globals (the plugin's `Buffer`). */
+  inject?: string[];
 }): Promise<TestPage> {
   const bundle = await esbuild.build({
     entryPoints: [join(ROOT, options.entry)],
@@ -73,6 +77,8 @@ export async function openTestPage(options: {
     platform: 'browser',
     target: 'es2021',
     logLevel: 'silent',
+    alias: Object.fromEntries(Object.entries(options.alias ?? {}).map(([name, path]) => [name, join(ROOT, path)])),
+    inject: (options.inject ?? []).map((path) => join(ROOT, path)),
   });
   const script = bundle.outputFiles[0]?.text ?? '';
   const css = await readFile(join(ROOT, 'src/obsidian/styles/parts.css'), 'utf8');

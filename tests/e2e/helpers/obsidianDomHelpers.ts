@@ -12,6 +12,10 @@ function build<K extends keyof HTMLElementTagNameMap>(tag: K, info: Info, parent
   if (typeof o.text === 'string') el.textContent = o.text;
   else if (o.text !== undefined) el.appendChild(o.text);
   if (o.title !== undefined) el.title = o.title;
+  if (o.value !== undefined) el.setAttribute('value', o.value);
+  if (o.type !== undefined) el.setAttribute('type', o.type);
+  if (o.placeholder !== undefined) el.setAttribute('placeholder', o.placeholder);
+  if (o.href !== undefined) el.setAttribute('href', o.href);
   for (const [name, value] of Object.entries(o.attr ?? {})) {
     if (value === null || value === false) continue;
     el.setAttribute(name, value === true ? '' : String(value));
@@ -74,5 +78,11 @@ Object.assign(HTMLElement.prototype, {
   },
   toggle(this: HTMLElement, show: boolean) {
     this.hidden = !show;
+  },
+});
+
+Object.assign(Node.prototype, {
+  empty(this: Node) {
+    while (this.firstChild !== null) this.removeChild(this.firstChild);
   },
 });

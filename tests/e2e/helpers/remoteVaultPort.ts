@@ -21,7 +21,7 @@ declare global {
 
 /** The port's own error again, by its code, as core expects it. */
 function rebuild(reply: Extract<VaultReply, { ok: false }>): Error {
-  const path = String(reply.data.path ?? '');
+  const path = typeof reply.data.path === 'string' ? reply.data.path : '';
   switch (reply.code) {
     case 'NotFound':
       return new NotFoundError(path);

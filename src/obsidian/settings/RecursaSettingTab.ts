@@ -263,7 +263,15 @@ export class RecursaSettingTab extends PluginSettingTab {
             area
               .setPlaceholder('Private')
               .setValue(this.settings.protectedFolders.join('\n'))
-              .onChange(async (value) => this.change({ ...this.settings, protectedFolders: parseProtectedFolders(value) }));
+              .onChange(async (value) => {
+                const refused = value
+                  .split(/[\n,]/)
+                  .map((line) => line.trim())
+                  .filter((line) => line !== '' && parseProtectedFolders([line]).length === 0);
+                setting.setDesc(refused.length === 0 ? 'Folders the agent may not read or change, one per line.' : `Not vault folders, so left out: ${refused.join(', ')}`);
+                setting.descEl.toggleClass('recursa-setting-error', refused.length > 0);
+                await this.change({ ...this.settings, protectedFolders: parseProtectedFolders(value) });
+              });
           }),
       },
       {

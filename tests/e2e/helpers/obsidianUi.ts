@@ -324,3 +324,10 @@ export abstract class ItemView {
   async onOpen(): Promise<void> {}
   async onClose(): Promise<void> {}
 }
+
+/** A phone-like platform, so the plugin's HTTP picks `requestUrl` (which tests replace with their own transport). */
+export const Platform = { isDesktopApp: false, isMobile: true, isMobileApp: true, isDesktop: false };
+
+export function requestUrl(): never {
+  throw new Error('requestUrl is not available in the test page; give the code a transport');
+}

@@ -167,7 +167,9 @@ describe('agent change markers in a CodeMirror editor (headless Chromium)', () =
     const current = await v.disk('Groceries.md');
     const before = await call('loads');
     await call('replaceText', current);
-    await call('notify', ['Groceries.md']);
+    // This time through the extension's own subscription to the agent's commits.
+    expect(await call('listeners')).toBe(1);
+    await call('announce', ['Groceries.md']);
     await waitForLoads(before + 1);
     const shown = await rendered();
     expect(markedLines(shown)).toEqual([null, null, null, null, 'modified', null, null, null, null, null]);
@@ -187,11 +189,13 @@ describe('agent change markers in a CodeMirror editor (headless Chromium)', () =
     expect(shown.markers).toEqual([]);
     expect(markedLines(shown).every((kind) => kind === null)).toBe(true);
     expect(await page.locator('.recursa-agent-gutter').count()).toBe(0);
+    expect(await call('listeners')).toBe(0);
     const before = await call('loads');
     expect(await call('setEnabled', true)).toBe(true);
     await waitForLoads(before + 1);
     shown = await rendered();
     expect(shown.markers.map((marker) => marker.line)).toEqual([5]);
+    expect(await call('listeners')).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -20,6 +20,12 @@ export interface AgentChangeMarkersOptions {
   pathOf: (state: EditorState) => string | null;
   /** The agent's latest change to `path`, its lines located in `text`; null for none. */
   load: (path: string, text: string) => Promise<AgentChangeMarks | null>;
+  /**
+   * Subscribes to the agent's commits (the paths each changed); returns the unsubscribe. Each
+   * editor showing one of those paths reloads its marks. An alternative to dispatching
+   * `agentCommitted` to every editor, which needs each editor's `EditorView`.
+   */
+  onAgentCommit?: (listener: (paths: readonly string[]) => void) => () => void;
   /** Milliseconds the pointer rests on a marked line before the message shows. Default 300. */
   hoverTime?: number;
 }
@@ -130,9 +136,14 @@ function loader(options: AgentChangeMarkersOptions): Extension {
       private path: string | null;
       private request = 0;
       private destroyed = false;
+      private readonly unsubscribe: () => void;
 
       constructor(private readonly view: EditorView) {
         this.path = options.pathOf(view.state);
+        this.unsubscribe =
+          options.onAgentCommit?.((paths) => {
+            if (!this.destroyed && this.path !== null && paths.includes(this.path)) this.reload();
+          }) ?? (() => undefined);
         this.reload();
       }
 
@@ -147,6 +158,7 @@ function loader(options: AgentChangeMarkersOptions): Extension {
 
       destroy(): void {
         this.destroyed = true;
+        this.unsubscribe();
       }
 
       private reload(): void {

@@ -16,6 +16,9 @@ export interface PageEditor {
   replaceText(text: string): void;
   insertAtStart(text: string): void;
   notify(paths: string[]): void;
+  /** Tells the extension through its `onAgentCommit` subscription instead of the effect. */
+  announce(paths: string[]): void;
+  listeners(): number;
   setEnabled(enabled: boolean): boolean;
   marks(): AgentChangeMarks | null;
   loads(): number;
@@ -31,6 +34,7 @@ declare global {
 let view: EditorView | null = null;
 let currentPath = '';
 let loadCount = 0;
+const commitListeners = new Set<(paths: readonly string[]) => void>();
 const slot = changeMarkersSlot(
   () =>
     agentChangeMarkers({
@@ -38,6 +42,10 @@ const slot = changeMarkersSlot(
       load: (path, text) => {
         loadCount++;
         return window.recursaLoad(path, text);
+      },
+      onAgentCommit: (listener) => {
+        commitListeners.add(listener);
+        return () => commitListeners.delete(listener);
       },
       hoverTime: 50,
     }),
@@ -68,6 +76,10 @@ window.recursaEditor = {
   notify(paths) {
     notifyAgentCommitted(editor(), paths);
   },
+  announce(paths) {
+    for (const listener of commitListeners) listener(paths);
+  },
+  listeners: () => commitListeners.size,
   setEnabled(enabled) {
     const changed = slot.setEnabled(enabled);
     // What `workspace.updateOptions()` does for the plugin's registered extensions.

@@ -48,8 +48,10 @@ export async function testConnection(settings: ProviderSettings, transport: Http
   const begun = now();
   try {
     const provider = createProvider({ ...settings, maxRetries: 0, timeoutMs: options.timeoutMs ?? 20_000 }, transport);
+    // Sent as the agent sends its own requests: OpenAI's reasoning models refuse `max_tokens` and
+    // any temperature but the default, so only Anthropic (which requires it) gets a token limit.
     const completion = await provider.complete(
-      { system: '', messages: [{ role: 'user', content: PROMPT }], maxTokens: 16, temperature: 0 },
+      { system: '', messages: [{ role: 'user', content: PROMPT }], ...(settings.kind === 'anthropic' ? { maxTokens: 16 } : {}) },
       options.signal === undefined ? {} : { signal: options.signal },
     );
     const reply = completion.text.replace(/\s+/g, ' ').trim();

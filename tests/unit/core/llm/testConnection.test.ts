@@ -29,14 +29,17 @@ describe('testConnection', () => {
       expect(server.requests[0]).toMatchObject({
         path: '/v1/chat/completions',
         headers: { authorization: 'Bearer sk-test' },
-        body: { model: 'test-model', max_tokens: 16, stream: true },
+        body: { model: 'test-model', stream: true, messages: [{ role: 'user', content: 'Reply with the single word OK.' }] },
       });
+      // As the agent's own requests: no parameter a reasoning model would refuse.
+      expect(server.requests[0]?.body).not.toHaveProperty('max_tokens');
+      expect(server.requests[0]?.body).not.toHaveProperty('temperature');
     });
 
     it('works for Anthropic and without streaming (Obsidian\'s requestUrl)', async () => {
       server.script([{ text: 'OK.' }]);
       expect(await testConnection(anthropic(), withoutStreaming(transport))).toMatchObject({ ok: true, model: 'claude-test', reply: 'OK.' });
-      expect(server.requests[0]).toMatchObject({ path: '/v1/messages', headers: { 'x-api-key': 'sk-ant-test' }, body: { stream: false } });
+      expect(server.requests[0]).toMatchObject({ path: '/v1/messages', headers: { 'x-api-key': 'sk-ant-test' }, body: { stream: false, max_tokens: 16 } });
     });
 
     it('shortens a long reply', async () => {

@@ -9,6 +9,11 @@ export function recursaIgnoreLines(configDir: string): string[] {
     `/${configDir}/workspace-mobile.json`,
     `/${configDir}/workspaces.json`,
     `/${configDir}/plugins/recursa/data.json`,
+    // The plugin's own state: the search index (a cache, tens of MB in a large vault), the
+    // conversations and the action log stay out of the vault's history.
+    `/${configDir}/plugins/recursa/graph-index*`,
+    `/${configDir}/plugins/recursa/conversations/`,
+    `/${configDir}/plugins/recursa/action-log.json`,
     '/.trash/',
     '.DS_Store',
     'Thumbs.db',

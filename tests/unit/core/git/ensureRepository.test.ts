@@ -28,9 +28,11 @@ describe.each(RUNTIMES)('ensureRepository ($name)', (runtime) => {
       expect(gitCli(temp.dir, 'fsck', '--full')).toBe('');
     });
 
-    it('ignores workspace state and the plugin data file, but not notes', async () => {
+    it("ignores workspace state and the plugin's settings, index, conversations and action log, but not notes or the plugin itself", async () => {
       await ensureRepository(vault, { configDir: '.obsidian' });
-      expect(gitCli(temp.dir, 'check-ignore', '.obsidian/workspace.json', '.obsidian/plugins/recursa/data.json', '.trash/x.md').trim().split('\n')).toHaveLength(3);
+      const ignored = ['.obsidian/workspace.json', '.obsidian/plugins/recursa/data.json', '.trash/x.md', '.obsidian/plugins/recursa/graph-index.json', '.obsidian/plugins/recursa/graph-index.0.jsonl', '.obsidian/plugins/recursa/conversations/c1.json', '.obsidian/plugins/recursa/action-log.json'];
+      expect(gitCli(temp.dir, 'check-ignore', ...ignored).trim().split('\n')).toEqual(ignored);
+      expect(() => gitCli(temp.dir, 'check-ignore', '.obsidian/plugins/recursa/main.js')).toThrow();
       expect(gitCli(temp.dir, 'status', '--porcelain', '--untracked-files=all')).toContain('?? Note.md');
     });
 

@@ -100,14 +100,17 @@ export class FullTextIndex {
       const shortId = count++;
       documentIds[shortId] = document.path;
       const lengths = FIELDS.map((field, fieldId) => {
-        const add = (term: string, frequency: number): void => {
+        const add = (term: string, frequency: number): boolean => {
           const list = postings.get(term);
           if (list === undefined) postings.set(term, [fieldId, shortId, frequency]);
+          // A note's terms arrive together, so a repeat shows at the end of the list (only a damaged save repeats one).
+          else if (list[list.length - 2] === shortId && list[list.length - 3] === fieldId) return false;
           else list.push(fieldId, shortId, frequency);
+          return true;
         };
         if (field === 'body' && document.bodyTerms !== undefined) return forEachTermCount(document.bodyTerms, add);
         const counts = countTerms(termsOf(document[field]));
-        counts.forEach((frequency, term) => add(term, frequency));
+        counts.forEach((frequency, term) => void add(term, frequency));
         return counts.size;
       });
       fieldLength[shortId] = lengths;
@@ -140,9 +143,9 @@ export class FullTextIndex {
       const fields = new Map<number, Map<number, number>>();
       for (let at = 0; at < list.length; at += 3) {
         const fieldId = list[at] as number;
-        let documents = fields.get(fieldId);
-        if (documents === undefined) fields.set(fieldId, (documents = new Map<number, number>()));
-        documents.set(list[at + 1] as number, list[at + 2] as number);
+        let notes = fields.get(fieldId);
+        if (notes === undefined) fields.set(fieldId, (notes = new Map<number, number>()));
+        notes.set(list[at + 1] as number, list[at + 2] as number);
       }
       terms.set(term, fields);
       await slicer.maybeYield();
@@ -175,20 +178,20 @@ export function encodeTermCounts(text: string): string {
   return parts.join(' ');
 }
 
-/** Calls `use` with each term of an `encodeTermCounts` string and its count; returns how many terms there were. */
-function forEachTermCount(encoded: string, use: (term: string, count: number) => void): number {
+/**
+ * Calls `use` with each term of an `encodeTermCounts` string and its count; `use` says whether it
+ * took the term (not a repeat). Returns how many it took.
+ */
+function forEachTermCount(encoded: string, use: (term: string, count: number) => boolean): number {
   if (encoded === '') return 0;
-  const seen = new Set<string>();
+  let taken = 0;
   // Terms never hold spaces or colons: both split words.
   for (const part of encoded.split(' ')) {
     const colon = part.indexOf(':');
     const term = colon < 0 ? part : part.slice(0, colon);
-    // A damaged cache must not make MiniSearch count a term twice.
-    if (term === '' || seen.has(term)) continue;
-    seen.add(term);
-    use(term, colon < 0 ? 1 : Math.max(1, Math.trunc(Number(part.slice(colon + 1))) || 1));
+    if (term !== '' && use(term, colon < 0 ? 1 : Math.max(1, Math.trunc(Number(part.slice(colon + 1))) || 1))) taken += 1;
   }
-  return seen.size;
+  return taken;
 }
 
 function countTerms(terms: readonly string[]): Map<string, number> {
@@ -210,11 +213,8 @@ function termTree(search: MiniSearch<TermDocument>): { set(term: string, data: M
 /** The postings as MiniSearch's serialized index entries: `[term, {fieldId: {shortId: frequency}}]`. */
 function* entriesOf(postings: Map<string, number[]>): Generator<[string, Record<string, Record<string, number>>]> {
   for (const [term, list] of postings) {
-    const fields: Record<string, Record<string, number>> = {};
-    for (let at = 0; at < list.length; at += 3) {
-      const field = (fields[String(list[at])] ??= {});
-      field[String(list[at + 1])] = list[at + 2] as number;
-    }
-    yield [term, fields];
+    const entry: Record<string, Record<string, number>> = {};
+    for (let at = 0; at < list.length; at += 3) (entry[String(list[at])] ??= {})[String(list[at + 1])] = list[at + 2] as number;
+    yield [term, entry];
   }
 }

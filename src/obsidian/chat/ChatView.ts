@@ -66,7 +66,7 @@ export class ChatView extends ItemView {
     const composer = footer.createDiv('recursa-composer');
     this.inputEl = composer.createEl('textarea', {
       cls: 'recursa-input',
-      attr: { rows: 2, placeholder: 'Ask about your notes…', 'aria-label': 'Message to Recursa' },
+      attr: { rows: 2, placeholder: 'Ask about your notes…', 'aria-label': 'Message to the agent' },
     });
     this.actionButton = composer.createEl('button', { cls: 'recursa-send-button mod-cta' });
     this.showIdle();

@@ -16,7 +16,7 @@ export function confirmAction(app: App, title: string, message: string, confirmL
       .addButton((button) =>
         button
           .setButtonText(confirmLabel)
-          .setDestructive()
+          .setWarning()
           .onClick(() => {
             answered = true;
             modal.close();

@@ -156,6 +156,7 @@ export default class RecursaPlugin extends Plugin {
     this.startIndex(this.port, this.agentParts.writeSet, this.agentParts.session);
     new Notice('Recursa: rebuilding the search index…');
     await this.graph?.build();
+    await this.graph?.save();
     if (!this.unloaded) new Notice('Recursa: the search index is rebuilt.');
   }
 

@@ -58,6 +58,7 @@ describe('the chat view in a browser', () => {
       { text: answer({ think: 'Reading the Alpha project note.', code: ADD_TASK }) },
       { text: answer({ think: 'Done; telling the user.', reply: 'I added **Call Sam about the launch** to [[Projects/Alpha]].' }) },
     ]);
+    await page.evaluate(() => window.recursaHarness?.openNote('Projects/Alpha.md'));
     await page.getByRole('button', { name: 'Open agent chat' }).click();
     await screenshot('empty');
     // Record every status text and code block as they appear, to prove the person saw them.
@@ -123,5 +124,156 @@ describe('the chat view in a browser', () => {
     gitCli(dir, 'fsck', '--strict');
     await screenshot('reverted');
     expect(harness.pageErrors).toEqual([]);
+  });
+
+  const openChat = async (): Promise<void> => {
+    await harness.page.getByRole('button', { name: 'Open agent chat' }).click();
+  };
+  const send = async (text: string): Promise<void> => {
+    const input = harness.page.getByRole('textbox', { name: 'Message to the agent' });
+    await input.fill(text);
+    await input.press('Enter');
+  };
+
+  it('stops a long run at once when the person presses Stop', async () => {
+    const { page } = harness;
+    server.script([{ text: answer({ think: 'Looking through every project note.', code: ADD_TASK }) }, { hang: true }]);
+    await page.evaluate(() => window.recursaHarness?.openNote('Projects/Alpha.md'));
+    await openChat();
+    await send('Add a task to call Sam to the Alpha project');
+    const status = page.locator('.recursa-status');
+    await expect.poll(() => page.locator('.recursa-code-summary-text').textContent(), { timeout: 15_000 }).toMatch(/^Ran code/);
+    await expect.poll(() => status.locator('.recursa-status-text').textContent()).toBe('Looking through every project note.');
+    await expect.poll(() => server.requests.length).toBe(2);
+    await screenshot('working');
+
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const stopped = page.locator('.recursa-run-error-text');
+    await expect.poll(() => stopped.textContent(), { timeout: 5_000 }).toBe('Stopped.');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await status.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Retry this request' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
+    // What the agent had changed is committed, naming the cancelled run; nothing else was asked.
+    await expect.poll(() => page.locator('.recursa-changes .recursa-file-chip').allTextContents()).toEqual([ALPHA]);
+    expect(gitCli(dir, 'log', '-1', '--format=%B')).toContain('was cancelled');
+    expect(gitCli(dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
+    expect(server.requests.length).toBe(2);
+    await screenshot('stopped');
+    expect(harness.pageErrors).toEqual([]);
+  });
+
+  it('keeps a reply with HTML and script inert, and its note links open notes', async () => {
+    const { page } = harness;
+    const payload = [
+      'Found it: <img src=x onerror="window.xssCount = (window.xssCount || 0) + 1"> and <script>window.xssCount = (window.xssCount || 0) + 1</script>',
+      '',
+      '<iframe srcdoc="<script>parent.xssCount = 1</script>"></iframe><svg onload="window.xssCount = 1"></svg>',
+      '',
+      '[a link](javascript:window.xssCount=1), [[Projects/Alpha|the Alpha note]] and `<b>code</b>`.',
+    ].join('\n');
+    server.script([{ text: answer({ think: 'Answering.', reply: payload }) }]);
+    await openChat();
+    await send('What is in my notes?');
+    const reply = page.locator('.recursa-message-agent');
+    await expect.poll(() => reply.count(), { timeout: 15_000 }).toBe(1);
+    await page.waitForTimeout(300);
+    expect(await reply.locator('img, script, iframe, svg').count()).toBe(0);
+    const text = (await reply.textContent()) ?? '';
+    expect(text).toContain('Found it: <img src=x onerror="window.xssCount = (window.xssCount || 0) + 1">');
+    expect(text).toContain('<script>window.xssCount');
+    expect(await reply.locator('code').textContent()).toBe('<b>code</b>');
+    const jsLink = reply.getByText('a link');
+    expect(await jsLink.getAttribute('href')).toBeNull();
+    await jsLink.click();
+    await screenshot('xss');
+    expect(await page.evaluate(() => (window as unknown as { xssCount?: number }).xssCount)).toBeUndefined();
+
+    // The same reply through the test MarkdownRenderer with no neutralising does run: the test can fail.
+    await page.evaluate((markdown) => window.recursaHarness?.renderUnsafely(markdown), payload);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { xssCount?: number }).xssCount ?? 0)).toBeGreaterThanOrEqual(2);
+
+    await reply.getByText('the Alpha note').click();
+    await expect.poll(() => page.evaluate(() => window.recursaHarness?.activeFile())).toBe(ALPHA);
+  });
+
+  it('sends with Enter, breaks lines with Shift+Enter, recalls the last request with ArrowUp', async () => {
+    const { page } = harness;
+    server.script([{ text: answer({ reply: 'Noted.' }) }]);
+    await openChat();
+    const input = page.getByRole('textbox', { name: 'Message to the agent' });
+    await input.focus();
+    await page.keyboard.type('First line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await input.inputValue()).toBe('First line\nsecond line');
+    expect(server.requests.length).toBe(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Noted.');
+    expect(await input.inputValue()).toBe('');
+    expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('First line\nsecond line');
+    const sent = server.requests[0]?.body as { messages: { role: string; content: string }[] };
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'First line\nsecond line' });
+    await page.keyboard.press('ArrowUp');
+    expect(await input.inputValue()).toBe('First line\nsecond line');
+
+    // Every control of the view is reachable by keyboard and has a name for screen readers.
+    const unnamed = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('[data-type="recursa-chat"] button, [data-type="recursa-chat"] [role="button"], [data-type="recursa-chat"] textarea, [data-type="recursa-chat"] summary'))
+        .filter((el) => (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() === '' || el.tabIndex < 0)
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
+    await input.focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Send');
+  });
+
+  it('shows a failed request inline with a Retry that runs it again', async () => {
+    const { page } = harness;
+    server.script([{ status: 401 }]);
+    await openChat();
+    await send('Summarise my inbox');
+    const error = page.locator('.recursa-run-error-text');
+    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toContain('Incorrect API key provided');
+    await screenshot('error');
+    server.script([{ text: answer({ reply: 'Your inbox says to call Sam.' }) }]);
+    await page.getByRole('button', { name: 'Retry this request' }).click();
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Your inbox says to call Sam.');
+    expect(await page.locator('.recursa-run-error').count()).toBe(0);
+    const retried = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    expect(retried.messages.filter((message) => message.role === 'user').map((message) => message.content)).toContain('Summarise my inbox');
+  });
+
+  it('starts a new chat and resumes a past conversation where it left off', async () => {
+    const { page } = harness;
+    server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }]);
+    await openChat();
+    await send('When does Alpha ship?');
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Alpha ships on Friday.');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    expect(await page.locator('.recursa-run').count()).toBe(0);
+    expect(await page.locator('.recursa-empty').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Past conversations' }).click();
+    const item = page.locator('.recursa-conversation-item');
+    await expect.poll(() => item.count()).toBe(1);
+    expect(await item.locator('.recursa-conversation-title').textContent()).toBe('When does Alpha ship?');
+    await screenshot('conversations');
+    await item.click();
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent()).toBe('Alpha ships on Friday.');
+    expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('When does Alpha ship?');
+
+    server.script([{ text: answer({ reply: 'Sam works on it.' }) }]);
+    await send('Who works on it?');
+    await expect.poll(() => page.locator('.recursa-message-agent').count(), { timeout: 15_000 }).toBe(2);
+    const body = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    expect(body.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['When does Alpha ship?', 'Who works on it?']);
+
+    // The same view on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.recursaHarness?.setPhone(true));
+    await screenshot('phone');
   });
 });

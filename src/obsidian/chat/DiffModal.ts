@@ -29,7 +29,7 @@ export class DiffModal extends Modal {
       return;
     }
     for (const line of text.split('\n')) {
-      const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : 'context';
+      const kind = line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index ') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : 'context';
       pre.createDiv({ cls: `recursa-diff-line recursa-diff-${kind}`, text: line === '' ? ' ' : line });
     }
   }

@@ -137,7 +137,7 @@ export class RunView {
       const button = files.createEl('button', { cls: 'recursa-file-chip', text: path, attr: { 'aria-label': `Show the changes to ${path}` } });
       button.addEventListener('click', () => actions.showDiff(path));
     }
-    const revert = row.createEl('button', { cls: 'recursa-revert-button mod-warning', attr: { 'aria-label': 'Revert the changes of this run' } });
+    const revert = row.createEl('button', { cls: 'recursa-revert-button', attr: { 'aria-label': 'Revert the changes of this run' } });
     setIcon(revert, 'undo-2');
     revert.createSpan({ text: 'Revert' });
     revert.addEventListener('click', () => {

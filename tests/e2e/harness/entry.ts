@@ -4,7 +4,7 @@
 import type * as Obsidian from 'obsidian';
 import RecursaPlugin from '../../../src/main';
 // The same module the bundle's `obsidian` import resolves to (esbuild aliases it there).
-import { App, Notice, Vault } from '../../helpers/obsidian';
+import { App, Component, MarkdownRenderer, Notice, Vault } from '../../helpers/obsidian';
 import type { App as TestApp } from '../../helpers/obsidian/app';
 
 /** What leaks would show: live workers, intervals, listeners, DOM nodes. */
@@ -99,6 +99,7 @@ const harness = {
     const main = container.createDiv('horizontal-main-container');
     main.appendChild(app.workspace.containerEl);
     container.appendChild(app.workspace.statusBarEl);
+    showFileExplorer(app);
     if (options.deferLayout !== true) app.workspace.setLayoutReady();
   },
 
@@ -168,6 +169,15 @@ const harness = {
     new Notice(message);
   },
 
+  /**
+   * Control for the XSS tests: renders Markdown with the test module's MarkdownRenderer straight
+   * into the live page, with no neutralising, as a careless plugin would.
+   */
+  async renderUnsafely(markdown: string): Promise<void> {
+    const el = document.body.createDiv('harness-unsafe');
+    await MarkdownRenderer.render(requireApp(), markdown, el, '', new Component());
+  },
+
   counts(): ResourceCounts {
     const current = requireApp();
     return {
@@ -182,6 +192,16 @@ const harness = {
     };
   },
 };
+
+/** The look of Obsidian's file explorer in the left sidebar (scenery: the plugin does not use it). */
+function showFileExplorer(current: TestApp): void {
+  const pane = current.workspace.leftSplitEl.createDiv('harness-file-explorer');
+  pane.createDiv({ cls: 'harness-file-explorer-title', text: current.vault.getName() });
+  for (const file of current.vault.getMarkdownFiles().sort((a, b) => a.path.localeCompare(b.path))) {
+    const item = pane.createDiv({ cls: 'harness-file-item', text: file.path.replace(/\.md$/, '') });
+    item.addEventListener('click', () => void current.workspace.openFile(file));
+  }
+}
 
 function requireApp(): TestApp {
   if (app === null) throw new Error('start() first');

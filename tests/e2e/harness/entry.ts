@@ -100,6 +100,10 @@ const harness = {
     main.appendChild(app.workspace.containerEl);
     container.appendChild(app.workspace.statusBarEl);
     showFileExplorer(app);
+    const shown = app;
+    shown.vault.on('modify', (file) => {
+      if (file === shown.workspace.getActiveFile()) void shown.workspace.refreshActiveFile();
+    });
     if (options.deferLayout !== true) app.workspace.setLayoutReady();
   },
 

@@ -112,6 +112,11 @@ export class Workspace
     this.statusBarEl = createDiv('status-bar');
   }
 
+  /** Test-only: shows the active note again after it changed on disk (Obsidian's editor follows the file). */
+  async refreshActiveFile(): Promise<void> {
+    if (this.activeFile !== null) this.noteBodyEl.setText(await this.app.vault.cachedRead(this.activeFile));
+  }
+
   onLayoutReady(callback: () => unknown): void {
     if (this.layoutReady) callback();
     else this.readyCallbacks.push(callback);

@@ -10,7 +10,9 @@ export function neutralizeMarkdown(markdown: string): string {
   let fence: string | null = null;
   let prose: string[] = [];
   const flushProse = (): void => {
-    if (prose.length > 0) out.push(escapeOutsideCodeSpans(prose.join('\n')));
+    // Code spans are taken within one line only: a span Markdown would stretch over lines has its
+    // `<` escaped too (shown as "&lt;" in code), so no reading of the text leaves a tag behind.
+    for (const line of prose) out.push(escapeOutsideCodeSpans(line));
     prose = [];
   };
   for (const line of lines) {

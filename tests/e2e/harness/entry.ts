@@ -179,7 +179,9 @@ const harness = {
    */
   async renderUnsafely(markdown: string): Promise<void> {
     const el = document.body.createDiv('harness-unsafe');
-    await MarkdownRenderer.render(requireApp(), markdown, el, '', new Component());
+    const owner = new Component();
+    await MarkdownRenderer.render(requireApp(), markdown, el, '', owner);
+    owner.unload();
   },
 
   counts(): ResourceCounts {

@@ -69,6 +69,6 @@ async function callFs(operation: string, args: unknown[]): Promise<unknown> {
 
 async function bridgedRequest(param: Obsidian.RequestUrlParam & { body?: unknown }): Promise<{ status: number; headers: Record<string, string>; base64: string }> {
   const body = typeof param.body === 'object' && param.body !== null && 'base64' in param.body ? fromBase64(String((param.body as { base64: unknown }).base64)).slice().buffer : param.body;
-  const response = await requestUrl({ ...param, body: body as string | ArrayBuffer | undefined });
+  const response = await requestUrl({ ...param, body });
   return { status: response.status, headers: response.headers, base64: toBase64(new Uint8Array(response.arrayBuffer)) };
 }

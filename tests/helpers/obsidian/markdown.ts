@@ -45,7 +45,8 @@ export function renderMarkdown(markdown: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const fence = /^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
-    if (fence !== null) {
+    // A backtick fence's info string cannot hold a backtick (CommonMark): "```a```" is inline code.
+    if (fence !== null && !((fence[1] ?? '').startsWith('`') && line.slice(fence[0].length).includes('`'))) {
       flush();
       const marker = fence[1] ?? '```';
       const language = fence[2] ?? '';
@@ -71,8 +72,8 @@ export function renderMarkdown(markdown: string): string {
       out.push('<hr>');
       continue;
     }
-    if (/^\s*</.test(line) && /^\s*<\/?[a-zA-Z][\w-]*[\s/>]|^\s*<!--/.test(line)) {
-      // An HTML block: kept as is up to the next blank line.
+    if (paragraph.length === 0 && /^\s*<\/?[a-zA-Z][\w-]*(?:[\s/>]|$)|^\s*<!--/.test(line)) {
+      // An HTML block (it cannot interrupt a paragraph): kept as is up to the next blank line.
       flush();
       const block: string[] = [line];
       while (i + 1 < lines.length && (lines[i + 1] ?? '').trim() !== '') block.push(lines[++i] ?? '');
@@ -117,10 +118,14 @@ function renderInline(text: string): string {
   let i = 0;
   while (i < text.length) {
     const rest = text.slice(i);
-    const code = /^(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest);
-    if (code !== null) {
-      out += `<code>${escapeHtml((code[2] ?? '').trim())}</code>`;
-      i += code[0].length;
+    if (rest.startsWith('`')) {
+      // A code span runs from a run of backticks to the next run of the same length (CommonMark);
+      // with none, the run is literal text.
+      const run = /^`+/.exec(rest)?.[0] ?? '`';
+      const close = closingRun(rest, run.length);
+      if (close < 0) out += run;
+      else out += `<code>${escapeHtml(rest.slice(run.length, close).trim())}</code>`;
+      i += close < 0 ? run.length : close + run.length;
       continue;
     }
     const tag = /^<\/?[a-zA-Z][\w-]*(?:\s+[^<>]*)?\/?>|^<!--[\s\S]*?-->/.exec(rest);
@@ -152,16 +157,12 @@ function renderInline(text: string): string {
       i += link[0].length;
       continue;
     }
-    const strong = /^(\*\*|__)(?=\S)([\s\S]*?\S)\1/.exec(rest);
-    if (strong !== null) {
-      out += `<strong>${renderInline(strong[2] ?? '')}</strong>`;
-      i += strong[0].length;
-      continue;
-    }
-    const em = /^(\*|_)(?=\S)([\s\S]*?\S)\1/.exec(rest);
-    if (em !== null) {
-      out += `<em>${renderInline(em[2] ?? '')}</em>`;
-      i += em[0].length;
+    const emphasis = /^(\*\*|__|\*|_)(?=\S)/.exec(rest)?.[1];
+    const closing = emphasis === undefined ? -1 : closingDelimiter(rest, emphasis);
+    if (emphasis !== undefined && closing > 0) {
+      const tag = emphasis.length === 2 ? 'strong' : 'em';
+      out += `<${tag}>${renderInline(rest.slice(emphasis.length, closing))}</${tag}>`;
+      i += closing + emphasis.length;
       continue;
     }
     const char = text[i] ?? '';
@@ -169,6 +170,35 @@ function renderInline(text: string): string {
     i++;
   }
   return out;
+}
+
+/**
+ * Where the emphasis opened by `delimiter` at the start of `text` closes, or -1: the next
+ * `delimiter` after a non-space character, outside code spans (code binds tighter than emphasis).
+ */
+function closingDelimiter(text: string, delimiter: string): number {
+  for (let at = delimiter.length; at < text.length; at++) {
+    if (text[at] === '`') {
+      const run = /^`+/.exec(text.slice(at))?.[0].length ?? 1;
+      const close = closingRun(text.slice(at), run);
+      at += close < 0 ? run - 1 : close + run - 1;
+      continue;
+    }
+    if (at > delimiter.length && text.startsWith(delimiter, at) && /\S/.test(text[at - 1] ?? '')) return at;
+  }
+  return -1;
+}
+
+/** Where the next run of exactly `length` backticks after the opening run starts, or -1. */
+function closingRun(text: string, length: number): number {
+  for (let at = length; at < text.length; ) {
+    const next = text.indexOf('`', at);
+    if (next < 0) return -1;
+    const run = /^`+/.exec(text.slice(next))?.[0].length ?? 1;
+    if (run === length) return next;
+    at = next + run;
+  }
+  return -1;
 }
 
 const KEYWORDS = new Set(

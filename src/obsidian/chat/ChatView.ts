@@ -53,8 +53,14 @@ export class ChatView extends ItemView {
   }
 
   protected override async onOpen(): Promise<void> {
-    this.addAction('history', 'Past conversations', () => this.showConversations());
-    this.addAction('square-pen', 'New chat', () => this.newChat());
+    for (const action of [this.addAction('history', 'Past conversations', () => this.showConversations()), this.addAction('square-pen', 'New chat', () => this.newChat())]) {
+      // Header actions are links without an address: make Enter and Space press them.
+      this.registerDomEvent(action, 'keydown', (evt) => {
+        if (evt.key !== 'Enter' && evt.key !== ' ') return;
+        evt.preventDefault();
+        action.click();
+      });
+    }
     const root = this.contentEl;
     root.empty();
     root.addClass('recursa-chat');

@@ -7,12 +7,14 @@ export function confirmAction(app: App, title: string, message: string, confirmL
     const modal = new Modal(app);
     modal.setTitle(title);
     modal.contentEl.createEl('p', { text: message });
+    let cancel: HTMLButtonElement | null = null;
     new Setting(modal.contentEl)
-      .addButton((button) =>
+      .addButton((button) => {
+        cancel = button.buttonEl;
         button.setButtonText('Cancel').onClick(() => {
           modal.close();
-        }),
-      )
+        });
+      })
       .addButton((button) =>
         button
           .setButtonText(confirmLabel)
@@ -24,5 +26,7 @@ export function confirmAction(app: App, title: string, message: string, confirmL
       );
     modal.setCloseCallback(() => resolve(answered));
     modal.open();
+    // The safe answer has the focus: Enter alone never reverts.
+    (cancel as HTMLButtonElement | null)?.focus();
   });
 }

@@ -5,6 +5,7 @@ import type * as Obsidian from 'obsidian';
 import RecursaPlugin from '../../../src/main';
 // The same module the bundle's `obsidian` import resolves to (esbuild aliases it there).
 import { App, Component, MarkdownRenderer, Notice, Vault } from '../../helpers/obsidian';
+import * as obsidianModule from '../../helpers/obsidian';
 import type { App as TestApp } from '../../helpers/obsidian/app';
 
 /** What leaks would show: live workers, intervals, listeners, DOM nodes. */
@@ -129,6 +130,10 @@ const harness = {
     requireApp().workspace.setLayoutReady();
   },
 
+  app(): TestApp {
+    return requireApp();
+  },
+
   async loadPlugin(): Promise<void> {
     if (manifest === null) throw new Error('start() first');
     plugin = new RecursaPlugin(requireApp() as unknown as Obsidian.App, manifest);
@@ -217,7 +222,10 @@ function requireApp(): TestApp {
 declare global {
   interface Window {
     recursaHarness?: typeof harness;
+    /** The test obsidian module itself, for tests of the module in a page. */
+    recursaObsidian?: typeof obsidianModule;
   }
 }
 
 window.recursaHarness = harness;
+window.recursaObsidian = obsidianModule;

@@ -181,7 +181,7 @@ describe('the test obsidian module in a page', () => {
       const { MarkdownRenderer, Component } = window.recursaObsidian!;
       const el = createDiv();
       const owner = new Component();
-      await MarkdownRenderer.render(window.recursaHarness as never, 'See [[People/Sam|Sam]] and <u>this</u>.\n\n```ts\nconst a = 1;\n```', el, '', owner);
+      await MarkdownRenderer.render(window.recursaHarness, 'See [[People/Sam|Sam]] and <u>this</u>.\n\n```ts\nconst a = 1;\n```', el, '', owner);
       owner.unload();
       return el.innerHTML;
     });

@@ -45,14 +45,22 @@ describe('the plugin shell in a browser', () => {
     expect(existsSync(join(dir, '.git'))).toBe(false);
     expect(existsSync(join(dir, '.obsidian/plugins/recursa/graph-index.json'))).toBe(false);
     expect((await counts(page)).workers).toBe(0);
-    // The chat opens before the vault is ready, and says so if asked.
+    // The chat opens before the vault is ready, and says so if asked; Retry works once it is.
     await page.getByRole('button', { name: 'Open agent chat' }).click();
     expect(await page.locator('[data-type="recursa-chat"]').count()).toBe(1);
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Hello');
+    await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
+    expect(await page.locator('.recursa-run-error-text').textContent()).toBe('Recursa is still opening this vault. Try again in a moment.');
+    expect(server.requests.length).toBe(0);
 
     await page.evaluate(async () => {
       window.recursaHarness?.setLayoutReady();
       await window.recursaHarness?.waitForCore();
     });
+    server.script([{ text: answer({ reply: 'Hello there.' }) }]);
+    await page.getByRole('button', { name: 'Retry this request' }).click();
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Hello there.');
+    expect(await page.locator('.recursa-message-user').allTextContents()).toEqual(['Hello']);
     await expect.poll(() => existsSync(join(dir, '.obsidian/plugins/recursa/graph-index.json')), { timeout: 10_000 }).toBe(true);
     const log = (): string => {
       try {

@@ -198,7 +198,9 @@ export class RunView {
     row.createSpan({ cls: 'recursa-run-error-text', text: message });
     const button = row.createEl('button', { cls: 'recursa-retry-button', text: 'Retry', attr: { 'aria-label': 'Retry this request' } });
     button.addEventListener('click', () => {
-      row.detach();
+      // The retry shows the request again; this exchange stays only for the changes it made.
+      if (this.el.querySelector('.recursa-changes') === null) this.el.detach();
+      else row.detach();
       retry();
     });
   }

@@ -4,7 +4,7 @@ import { ConversationStore } from './core/agent/ConversationStore';
 import { isRecursaError } from './core/errors';
 import { GitService } from './core/git/GitService';
 import { GraphIndex } from './core/graph/GraphIndex';
-import { createMem, resolveMemOptions, WriteSet, type MemInstance } from './core/mem';
+import { createMem, resolveMemOptions, WriteSet, type MemInstance, type MemOptions } from './core/mem';
 import type { MemSession } from './core/mem/MemContext';
 import { Sandbox } from './core/sandbox/Sandbox';
 import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
@@ -145,15 +145,19 @@ export default class RecursaPlugin extends Plugin {
 
   /** Forgets the saved index and builds it again from the notes. */
   private async rebuildIndex(): Promise<void> {
-    if (this.port === null || this.agentParts === null) {
+    const port = this.port;
+    if (port === null || this.agentParts === null) {
       new Notice('Recursa is still opening this vault.');
       return;
     }
     const cacheFile = `${this.pluginDir()}/graph-index.json`;
+    const options = await resolveMemOptions(port, { configDir: this.app.vault.configDir });
+    if (await port.exists(cacheFile)) await port.remove(cacheFile);
+    const parts = this.agentParts;
+    if (this.unloaded || parts === null) return;
     this.graph?.close();
     this.sandboxInstance?.dispose();
-    if (await this.port.exists(cacheFile)) await this.port.remove(cacheFile);
-    this.startIndex(this.port, this.agentParts.writeSet, this.agentParts.session);
+    this.startIndex(port, options, parts.writeSet, parts.session);
     new Notice('Recursa: rebuilding the search index…');
     await this.graph?.build();
     await this.graph?.save();
@@ -180,7 +184,7 @@ export default class RecursaPlugin extends Plugin {
     const session: MemSession = { runId: 'plugin' };
     this.port = port;
     this.agentParts = { app: this.app, port, git, writeSet, session, pluginDir: this.pluginDir() };
-    this.startIndex(port, writeSet, session);
+    this.startIndex(port, options, writeSet, session);
     void this.graph
       ?.build()
       .then(() => this.graph?.save())
@@ -191,14 +195,12 @@ export default class RecursaPlugin extends Plugin {
   }
 
   /** A new index over the vault, and the `mem` and sandbox that use it. */
-  private startIndex(port: ObsidianVaultPort, writeSet: WriteSet, session: MemSession): void {
+  private startIndex(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession): void {
     const hidden = new Set(['.git', '.trash', this.app.vault.configDir]);
-    this.graph = new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), cacheFile: `${this.pluginDir()}/graph-index.json` });
-    void resolveMemOptions(port, { configDir: this.app.vault.configDir }).then((options) => {
-      if (this.unloaded || this.graph === null) return;
-      this.memInstance = createMem(port, options, { writeSet, git: this.git, graph: this.graph, session });
-      this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
-    });
+    const graph = new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), cacheFile: `${this.pluginDir()}/graph-index.json` });
+    this.graph = graph;
+    this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session });
+    this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
   }
 
   private stopCore(): void {

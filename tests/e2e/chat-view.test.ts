@@ -55,7 +55,8 @@ describe('the chat view in a browser', () => {
   it('shows a request through: think status, code block, reply, changes; revert restores the file', async () => {
     const { page } = harness;
     server.script([
-      { text: answer({ think: 'Reading the Alpha project note.', code: ADD_TASK }) },
+      // Streamed in small pieces, so the think line grows as the person watches.
+      { text: answer({ think: 'Reading the Alpha project note.', code: ADD_TASK }), chunkSizes: [5], delayMs: 30 },
       { text: answer({ think: 'Done; telling the user.', reply: 'I added **Call Sam about the launch** to [[Projects/Alpha]].' }) },
     ]);
     await page.evaluate(() => window.recursaHarness?.openNote('Projects/Alpha.md'));
@@ -80,6 +81,8 @@ describe('the chat view in a browser', () => {
     await expect.poll(() => reply.textContent(), { timeout: 15_000 }).toContain('I added Call Sam about the launch to Projects/Alpha.');
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     expect(seen).toContain('Reading the Alpha project note.');
+    const partial = seen.filter((text) => text !== 'Reading the Alpha project note.' && text.length > 0 && 'Reading the Alpha project note.'.startsWith(text));
+    expect(partial.length).toBeGreaterThan(0);
     expect(seen.some((text) => text.startsWith('Ran code · 2 mem calls'))).toBe(true);
     expect(await reply.locator('strong').textContent()).toBe('Call Sam about the launch');
 

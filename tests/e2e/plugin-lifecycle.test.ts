@@ -188,4 +188,30 @@ describe('the plugin shell in a browser', () => {
     // The new index serves the agent's `mem`.
     expect(await page.evaluate(() => window.recursaHarness?.runSandbox("return await mem.searchGlobal('Friday')"))).toEqual(['Projects/Alpha.md']);
   });
+
+  it('works on a phone, where answers arrive whole through requestUrl', async () => {
+    harness = await openHarness({ vaultDir: dir, nodeHttp: false, viewport: { width: 390, height: 844 } });
+    const { page } = harness;
+    await page.evaluate(async () => {
+      window.recursaHarness?.setPhone(true);
+      await window.recursaHarness?.loadPlugin();
+      await window.recursaHarness?.waitForCore();
+    });
+    server.script([
+      { text: answer({ think: 'Checking the inbox.', code: "return await mem.readFile('Inbox.md');" }), chunkSizes: [5], delayMs: 10 },
+      { text: answer({ reply: 'Your inbox says: *Remember to call Sam about Alpha.*' }) },
+    ]);
+    // The ribbon is hidden on a phone; the command opens the chat.
+    await page.evaluate(() => window.recursaHarness?.runCommand('recursa:open-chat'));
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('What is in my inbox?');
+    await page.getByRole('textbox', { name: 'Message to the agent' }).press('Enter');
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Your inbox says: Remember to call Sam about Alpha.');
+    // requestUrl cannot stream: the request asked for a whole answer.
+    expect((server.requests[0]?.body as { stream?: boolean }).stream).not.toBe(true);
+    await page.locator('details.recursa-code summary').click();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
+      await page.screenshot({ path: join(SCREENSHOTS, `phone-${theme}.png`) });
+    }
+  });
 });

@@ -53,6 +53,11 @@ export interface HarnessOptions {
   viewport?: { width: number; height: number };
   /** Leave the layout not ready until the test says so (`recursaHarness.setLayoutReady()`). */
   deferLayout?: boolean;
+  /**
+   * Give the page Node's `http` through `window.require`, as Electron does for desktop Obsidian,
+   * so model answers stream. Default true; false is mobile, where only `requestUrl` exists.
+   */
+  nodeHttp?: boolean;
 }
 
 export interface HarnessPage {
@@ -99,10 +104,10 @@ export async function openHarness(options: HarnessOptions): Promise<HarnessPage>
   });
   await page.goto(`${ORIGIN}/`);
   await page.evaluate(
-    async ({ vaultDir, manifest, theme, deferLayout }) => {
-      await window.recursaHarness?.start({ vaultDir, manifest, theme, deferLayout });
+    async ({ vaultDir, manifest, theme, deferLayout, nodeHttp }) => {
+      await window.recursaHarness?.start({ vaultDir, manifest, theme, deferLayout, nodeHttp });
     },
-    { vaultDir: options.vaultDir, manifest: pluginManifest(), theme: options.theme ?? 'light', deferLayout: options.deferLayout ?? false },
+    { vaultDir: options.vaultDir, manifest: pluginManifest(), theme: options.theme ?? 'light', deferLayout: options.deferLayout ?? false, nodeHttp: options.nodeHttp ?? true },
   );
   return { browser, page, pageErrors, close: () => browser.close() };
 }

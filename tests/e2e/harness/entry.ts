@@ -7,6 +7,7 @@ import RecursaPlugin from '../../../src/main';
 import { App, Component, MarkdownRenderer, Notice, Vault } from '../../helpers/obsidian';
 import * as obsidianModule from '../../helpers/obsidian';
 import type { App as TestApp } from '../../helpers/obsidian/app';
+import { installNodeHttpShim } from './nodeHttpShim';
 
 /** What leaks would show: live workers, intervals, listeners, DOM nodes. */
 export interface ResourceCounts {
@@ -92,8 +93,10 @@ let manifest: Obsidian.PluginManifest | null = null;
 
 const harness = {
   /** Opens the folder as the vault and lays out the window; the layout is ready at once unless `deferLayout`. */
-  async start(options: { vaultDir: string; manifest: Obsidian.PluginManifest; theme: 'light' | 'dark'; deferLayout?: boolean }): Promise<void> {
+  async start(options: { vaultDir: string; manifest: Obsidian.PluginManifest; theme: 'light' | 'dark'; deferLayout?: boolean; nodeHttp?: boolean }): Promise<void> {
     manifest = options.manifest;
+    // Desktop Obsidian has Node's http in the window (the plugin streams with it); mobile has not.
+    if (options.nodeHttp !== false) installNodeHttpShim();
     app = new App(await Vault.load(options.vaultDir));
     harness.setTheme(options.theme);
     const container = document.body.createDiv('app-container');

@@ -233,6 +233,30 @@ describe('the chat view in a browser', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Send');
   });
 
+  it('shows a code block that failed with its error, and the model going on from it', async () => {
+    const { page } = harness;
+    server.script([
+      { text: answer({ think: 'Opening the meeting note.', code: "return await mem.readFile('Meetings/Monday.md');" }) },
+      { text: answer({ think: 'It does not exist; listing notes.', code: "return await mem.listFiles('');" }) },
+      { text: answer({ reply: 'There is no Monday meeting note.' }) },
+    ]);
+    await openChat();
+    await send('What did we decide on Monday?');
+    await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('There is no Monday meeting note.');
+    const blocks = page.locator('details.recursa-code');
+    expect(await blocks.count()).toBe(2);
+    const failed = blocks.nth(0);
+    expect(await failed.getAttribute('class')).toContain('is-error');
+    expect(await failed.locator('.recursa-code-summary-text').textContent()).toMatch(/^Code failed: .*Meetings\/Monday\.md/);
+    await failed.locator('summary').click();
+    expect(await failed.locator('.recursa-code-result').textContent()).toBe('NotFoundError (line 1): No file or folder at "Meetings/Monday.md". Check the path with mem.listFiles or mem.fileExists.');
+    expect(await blocks.nth(1).getAttribute('class')).not.toContain('is-error');
+    // The model was told what went wrong.
+    const second = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    expect(second.messages.at(-1)?.content).toMatch(/^\[Execution Error\]/);
+    await screenshot('code-error');
+  });
+
   it('shows a failed request inline with a Retry that runs it again', async () => {
     const { page } = harness;
     server.script([{ status: 401 }]);

@@ -2,19 +2,23 @@
 // library (dist/recursa.mjs) and the command line (dist/cli.mjs), which all carry the worker inline.
 //   node esbuild.config.mjs production   one minified build of both, then exit
 //   node esbuild.config.mjs watch        rebuild both on every change (development)
+//   node esbuild.config.mjs test         the worker, then the plugin in the browser test harness (tests/e2e/)
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
 
 const mode = process.argv[2] ?? 'production';
-if (mode !== 'production' && mode !== 'watch') {
-  console.error(`Unknown mode "${mode}"; use "production" or "watch".`);
+if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
+  console.error(`Unknown mode "${mode}"; use "production", "watch" or "test".`);
   process.exit(1);
 }
-const production = mode === 'production';
+const production = mode === 'production' || mode === 'test';
 
 const banner = '/* Recursa — a git-native memory agent for Obsidian. Bundled; see the repository for sources. */';
 
 const WORKER_FILE = 'dist/sandbox-worker.js';
+/** Outside `dist/` (which is published): the harness is a test artifact. */
+const HARNESS_FILE = 'node_modules/.cache/recursa-e2e/harness.js';
 
 /**
  * The sandbox worker: one classic script for Web Workers and `worker_threads` alike. SES refuses to
@@ -93,7 +97,40 @@ const cli = {
   banner: { js: `#!/usr/bin/env node\n${banner}` },
 };
 
-if (production) {
+/**
+ * The test obsidian module in a browser page: its file system and `requestUrl` become the versions
+ * that reach Node through the page bridge (`hostFs.browser.ts`, `requestUrl.browser.ts`).
+ */
+const browserHostModules = {
+  name: 'browser-host-modules',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(hostFs|requestUrl)$/ }, (args) =>
+      args.importer.replaceAll('\\', '/').includes('/tests/helpers/obsidian/') ? { path: join(dirname(args.importer), `${args.path}.browser.ts`) } : undefined,
+    );
+  },
+};
+
+/**
+ * The plugin in the browser test harness (tests/e2e/harness/): the same plugin build, with
+ * `obsidian` aliased to the test module and everything bundled into one page script.
+ */
+const harness = {
+  ...plugin,
+  entryPoints: ['tests/e2e/harness/entry.ts'],
+  outfile: HARNESS_FILE,
+  format: 'iife',
+  external: [],
+  alias: { obsidian: './tests/helpers/obsidian/index.ts' },
+  plugins: [inlineWorker, browserHostModules],
+  sourcemap: 'inline',
+  minify: false,
+  logLevel: 'warning',
+};
+
+if (mode === 'test') {
+  await esbuild.build(worker);
+  await esbuild.build(harness);
+} else if (production) {
   await esbuild.build(worker);
   await Promise.all([esbuild.build(plugin), esbuild.build(library), esbuild.build(cli)]);
 } else {

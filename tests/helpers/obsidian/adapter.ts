@@ -1,8 +1,5 @@
-import { constants } from 'node:fs';
-import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { basename, extname, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type * as Obsidian from 'obsidian';
+import { hostFs } from './hostFs';
 import { KeyedMutex } from '../../../src/core/util/KeyedMutex';
 import { childPath, isRootPath, lastSegment, parentPath } from './paths';
 import { Platform } from './platform';
@@ -28,11 +25,11 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
   private readonly locks = new KeyedMutex();
 
   constructor(basePath: string) {
-    this.basePath = resolve(basePath);
+    this.basePath = hostFs.resolve(basePath);
   }
 
   getName(): string {
-    return basename(this.basePath);
+    return hostFs.basename(this.basePath);
   }
 
   getBasePath(): string {
@@ -41,32 +38,32 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
 
   getFullPath(normalizedPath: string): string {
     if (isRootPath(normalizedPath)) return this.basePath;
-    const full = resolve(this.basePath, ...normalizedPath.split('/'));
-    if (!full.startsWith(this.basePath + sep)) throw new Error(`Path outside the vault: ${normalizedPath}`);
+    const full = hostFs.resolve(this.basePath, ...normalizedPath.split('/'));
+    if (!full.startsWith(this.basePath + hostFs.sep)) throw new Error(`Path outside the vault: ${normalizedPath}`);
     return full;
   }
 
   getFilePath(normalizedPath: string): string {
-    return pathToFileURL(this.getFullPath(normalizedPath)).href;
+    return hostFs.fileUrl(this.getFullPath(normalizedPath));
   }
 
   getResourcePath(normalizedPath: string): string {
-    return `${Platform.resourcePathPrefix}${pathToFileURL(this.getFullPath(normalizedPath)).pathname}`;
+    return `${Platform.resourcePathPrefix}${new URL(hostFs.fileUrl(this.getFullPath(normalizedPath))).pathname}`;
   }
 
   async exists(normalizedPath: string, sensitive?: boolean): Promise<boolean> {
     if ((await this.stat(normalizedPath)) === null) return false;
     if (sensitive !== true || isRootPath(normalizedPath)) return true;
     // A case-insensitive file system finds `Note.md` at `note.md`; check each name as stored.
-    const names = await readdir(this.getFullPath(parentPath(normalizedPath)));
+    const names = (await hostFs.readdir(this.getFullPath(parentPath(normalizedPath)))).map((entry) => entry.name);
     return names.includes(lastSegment(normalizedPath)) && this.exists(parentPath(normalizedPath), true);
   }
 
   async stat(normalizedPath: string): Promise<Obsidian.Stat | null> {
     try {
-      const info = await stat(this.getFullPath(normalizedPath));
+      const info = await hostFs.stat(this.getFullPath(normalizedPath));
       return {
-        type: info.isDirectory() ? 'folder' : 'file',
+        type: info.isDirectory ? 'folder' : 'file',
         ctime: Math.round(info.birthtimeMs > 0 ? info.birthtimeMs : info.ctimeMs),
         mtime: Math.round(info.mtimeMs),
         size: info.size,
@@ -78,39 +75,39 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
   }
 
   async list(normalizedPath: string): Promise<Obsidian.ListedFiles> {
-    const entries = await readdir(this.getFullPath(normalizedPath), { withFileTypes: true });
+    const entries = await hostFs.readdir(this.getFullPath(normalizedPath));
     const listing: Obsidian.ListedFiles = { files: [], folders: [] };
     for (const entry of entries) {
-      (entry.isDirectory() ? listing.folders : listing.files).push(childPath(normalizedPath, entry.name));
+      (entry.isDirectory ? listing.folders : listing.files).push(childPath(normalizedPath, entry.name));
     }
     return listing;
   }
 
   async read(normalizedPath: string): Promise<string> {
-    return readFile(this.getFullPath(normalizedPath), 'utf8');
+    return hostFs.readText(this.getFullPath(normalizedPath));
   }
 
   async readBinary(normalizedPath: string): Promise<ArrayBuffer> {
-    return new Uint8Array(await readFile(this.getFullPath(normalizedPath))).buffer;
+    return (await hostFs.readBytes(this.getFullPath(normalizedPath))).slice().buffer;
   }
 
   async write(normalizedPath: string, data: string, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await writeFile(this.getFullPath(normalizedPath), data, 'utf8');
+    await hostFs.writeText(this.getFullPath(normalizedPath), data);
     await this.applyTimes(normalizedPath, options);
   }
 
   async writeBinary(normalizedPath: string, data: ArrayBuffer, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await writeFile(this.getFullPath(normalizedPath), new Uint8Array(requireArrayBuffer(data)));
+    await hostFs.writeBytes(this.getFullPath(normalizedPath), new Uint8Array(requireArrayBuffer(data)));
     await this.applyTimes(normalizedPath, options);
   }
 
   async append(normalizedPath: string, data: string, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await appendFile(this.getFullPath(normalizedPath), data, 'utf8');
+    await hostFs.appendText(this.getFullPath(normalizedPath), data);
     await this.applyTimes(normalizedPath, options);
   }
 
   async appendBinary(normalizedPath: string, data: ArrayBuffer, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await appendFile(this.getFullPath(normalizedPath), new Uint8Array(requireArrayBuffer(data)));
+    await hostFs.appendBytes(this.getFullPath(normalizedPath), new Uint8Array(requireArrayBuffer(data)));
     await this.applyTimes(normalizedPath, options);
   }
 
@@ -125,7 +122,7 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
 
   /** Creates the folder and any missing parents; succeeds if it exists. */
   async mkdir(normalizedPath: string): Promise<void> {
-    await mkdir(this.getFullPath(normalizedPath), { recursive: true });
+    await hostFs.mkdirp(this.getFullPath(normalizedPath));
   }
 
   async trashSystem(_normalizedPath: string): Promise<boolean> {
@@ -136,44 +133,40 @@ export class FileSystemAdapter implements Obsidian.FileSystemAdapter {
   async trashLocal(normalizedPath: string): Promise<void> {
     await this.mkdir(LOCAL_TRASH_FOLDER);
     const name = lastSegment(normalizedPath);
-    const extension = extname(name);
+    const extension = hostFs.extname(name);
     const stem = name.slice(0, name.length - extension.length);
     let target = childPath(LOCAL_TRASH_FOLDER, name);
     for (let n = 2; (await this.stat(target)) !== null; n++) target = childPath(LOCAL_TRASH_FOLDER, `${stem} ${n}${extension}`);
-    await rename(this.getFullPath(normalizedPath), this.getFullPath(target));
+    await hostFs.rename(this.getFullPath(normalizedPath), this.getFullPath(target));
   }
 
   async rmdir(normalizedPath: string, recursive: boolean): Promise<void> {
     const full = this.getFullPath(normalizedPath);
     if (!recursive) {
-      await rmdir(full);
+      await hostFs.rmdir(full);
       return;
     }
-    if (!(await stat(full)).isDirectory()) throw nodeError('ENOTDIR', 'not a directory', 'rmdir', full);
-    await rm(full, { recursive: true });
+    if (!(await hostFs.stat(full)).isDirectory) throw nodeError('ENOTDIR', 'not a directory', 'rmdir', full);
+    await hostFs.rmTree(full);
   }
 
   async remove(normalizedPath: string): Promise<void> {
-    await unlink(this.getFullPath(normalizedPath));
+    await hostFs.unlink(this.getFullPath(normalizedPath));
   }
 
   async rename(normalizedPath: string, normalizedNewPath: string): Promise<void> {
     const caseOnly = normalizedPath.toLowerCase() === normalizedNewPath.toLowerCase();
     if (!caseOnly && (await this.stat(normalizedNewPath)) !== null) throw new Error('Destination file already exists!');
-    await rename(this.getFullPath(normalizedPath), this.getFullPath(normalizedNewPath));
+    await hostFs.rename(this.getFullPath(normalizedPath), this.getFullPath(normalizedNewPath));
   }
 
   async copy(normalizedPath: string, normalizedNewPath: string): Promise<void> {
-    const from = this.getFullPath(normalizedPath);
-    const to = this.getFullPath(normalizedNewPath);
-    if ((await stat(from)).isDirectory()) await cp(from, to, { recursive: true, errorOnExist: true, force: false });
-    else await copyFile(from, to, constants.COPYFILE_EXCL);
+    await hostFs.copyNew(this.getFullPath(normalizedPath), this.getFullPath(normalizedNewPath));
   }
 
   private async applyTimes(normalizedPath: string, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     if (options?.mtime === undefined) return;
-    const mtime = new Date(options.mtime);
-    await utimes(this.getFullPath(normalizedPath), mtime, mtime);
+    await hostFs.setMtime(this.getFullPath(normalizedPath), options.mtime);
   }
 }
 

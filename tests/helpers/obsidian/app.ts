@@ -1,13 +1,56 @@
 import type * as Obsidian from 'obsidian';
 import { FileManager } from './fileManager';
+import type { PluginSettingTab } from './setting';
+import { SecretStorage } from './setting';
 import { Vault, type VaultLoadOptions } from './vault';
+import { Workspace } from './workspace';
 
-/** Obsidian's `App`, with the parts the plugin's vault code uses. */
-export class App implements Pick<Obsidian.App, 'vault'> {
+/** Test-only: the app's command registry (Obsidian keeps one; the public API only adds to it). */
+export class Commands {
+  readonly commands: Record<string, Obsidian.Command> = {};
+
+  add(command: Obsidian.Command): void {
+    this.commands[command.id] = command;
+  }
+
+  remove(id: string): void {
+    delete this.commands[id];
+  }
+
+  /** Runs the command as the palette does: `checkCallback(false)` or `callback`; false when there is none or it is unavailable. */
+  executeCommandById(id: string): boolean {
+    const command = this.commands[id];
+    if (command === undefined) return false;
+    if (command.checkCallback !== undefined) return command.checkCallback(false) !== false;
+    if (command.callback === undefined) return false;
+    void command.callback();
+    return true;
+  }
+}
+
+/**
+ * Obsidian's `App`, with the parts the plugin uses. The workspace (which needs a DOM) is made on
+ * first use, so vault-only tests run in Node.
+ */
+export class App implements Pick<Obsidian.App, 'vault' | 'isDarkMode'> {
   readonly fileManager: FileManager;
+  readonly secretStorage = new SecretStorage();
+  /** Test-only: Obsidian's command registry. */
+  readonly commands = new Commands();
+  /** Test-only: the settings window's plugin tabs. */
+  readonly setting: { pluginTabs: PluginSettingTab[] } = { pluginTabs: [] };
+  private workspaceInstance: Workspace | null = null;
 
   constructor(readonly vault: Vault) {
     this.fileManager = new FileManager(vault);
+  }
+
+  get workspace(): Workspace {
+    return (this.workspaceInstance ??= new Workspace(this));
+  }
+
+  isDarkMode(): boolean {
+    return document.body.classList.contains('theme-dark');
   }
 }
 

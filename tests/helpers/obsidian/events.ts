@@ -60,6 +60,13 @@ export class Events implements Obsidian.Events {
     }
   }
 
+  /** Test-only: how many callbacks are subscribed, over every event name. */
+  listenerCount(): number {
+    let count = 0;
+    for (const list of this.subscriptions.values()) count += list.length;
+    return count;
+  }
+
   /** `on` with a typed callback, for subclasses that declare typed overloads (as `Vault` does). */
   protected subscribe(name: string, callback: Callback, ctx: unknown): EventRef {
     const subscription = new Subscription(this, name, callback, ctx);

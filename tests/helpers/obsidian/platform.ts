@@ -12,9 +12,9 @@ const DESKTOP: PlatformFlags = {
   isAndroidApp: false,
   isPhone: false,
   isTablet: false,
-  isMacOS: process.platform === 'darwin',
-  isWin: process.platform === 'win32',
-  isLinux: process.platform === 'linux',
+  isMacOS: hostPlatform() === 'darwin',
+  isWin: hostPlatform() === 'win32',
+  isLinux: hostPlatform() === 'linux',
   isSafari: false,
   resourcePathPrefix: 'app://recursa-test/',
 };
@@ -45,4 +45,9 @@ export const Platform: PlatformFlags = { ...DESKTOP };
  */
 export function setTestPlatform(kind: 'desktop' | 'phone'): void {
   Object.assign(Platform, kind === 'desktop' ? DESKTOP : PHONE);
+}
+
+/** Node's `process.platform`; in a browser page (no `process`), Linux, where the browser tests run. */
+function hostPlatform(): string {
+  return (globalThis as { process?: { platform?: string } }).process?.platform ?? 'linux';
 }

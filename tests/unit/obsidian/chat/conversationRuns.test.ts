@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { correctionMessage } from '../../../../src/core/agent/protocolParser';
+import { conversationRuns } from '../../../../src/obsidian/chat/conversationRuns';
+
+describe('conversationRuns', () => {
+  it('splits a saved conversation into requests, with the code and reply of each', () => {
+    const runs = conversationRuns([
+      { role: 'user', content: 'Add a task' },
+      { role: 'assistant', content: '<think>Reading.</think><typescript>return 1;</typescript>' },
+      { role: 'user', content: '[Execution Result] The code ran (0 mem calls, 3 ms).\nReturned: 1' },
+      { role: 'assistant', content: 'no tags at all' },
+      { role: 'user', content: correctionMessage() },
+      { role: 'assistant', content: '<think>Done.</think><reply>Added.</reply>' },
+      { role: 'user', content: 'Thanks. And another?' },
+      { role: 'assistant', content: '<typescript>throw new Error()</typescript>' },
+      { role: 'user', content: '[Execution Error] Error on line 1: boom' },
+    ]);
+    expect(runs).toEqual([
+      { request: 'Add a task', code: ['return 1;'], think: 'Done.', reply: 'Added.' },
+      { request: 'Thanks. And another?', code: ['throw new Error()'], think: null, reply: null },
+    ]);
+  });
+
+  it('is empty for an empty conversation', () => {
+    expect(conversationRuns([])).toEqual([]);
+  });
+});

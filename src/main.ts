@@ -1,30 +1,37 @@
-import { Notice, Plugin, type ViewCreator, type WorkspaceLeaf } from 'obsidian';
+import { editorInfoField, Notice, Plugin, type ViewCreator, type WorkspaceLeaf } from 'obsidian';
 import type { AgentService } from './core/agent/AgentService';
 import { ConversationStore } from './core/agent/ConversationStore';
 import { isRecursaError } from './core/errors';
-import { GitService } from './core/git/GitService';
+import { GitService, type GitEvent } from './core/git/GitService';
 import { GraphIndex } from './core/graph/GraphIndex';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance, type MemOptions } from './core/mem';
 import type { MemSession } from './core/mem/MemContext';
+import type { VaultRegistry } from './core/ports';
 import { Sandbox } from './core/sandbox/Sandbox';
 import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
 import { CHAT_VIEW_TYPE, ChatView, type ChatHost } from './obsidian/chat/ChatView';
-import { confirmAction } from './obsidian/chat/ConfirmModal';
+import { confirmAction } from './obsidian/ConfirmModal';
 import { createAgent, type AgentSettings } from './obsidian/createAgent';
+import { createDesktopVaultRegistry } from './obsidian/desktopVaultRegistry';
+import { agentChangeMarkers, changeMarkersSlot, type ChangeMarkersSlot } from './obsidian/editor/agentChangeMarkers';
+import { loadAgentChanges } from './obsidian/editor/loadAgentChanges';
+import { loadHistory } from './obsidian/history/historyModel';
+import { HISTORY_VIEW_TYPE, HistoryView } from './obsidian/history/HistoryView';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
-import { agentSettingsOf, readSettings, type RecursaSettings } from './obsidian/pluginSettings';
-
-/** The agent history view's type; the view itself is registered by the history module. */
-export const HISTORY_VIEW_TYPE = 'recursa-history';
+import { RecursaSettingTab } from './obsidian/settings/RecursaSettingTab';
+import { defaultSettings, readApiKey, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
+import { RecursaStatusBar } from './obsidian/statusBar';
 
 const INDEX_SAVE_INTERVAL_MS = 5 * 60_000;
+/** "N agent commits today" is counted again this often, so it rolls over at midnight. */
+const STATUS_REFRESH_MS = 10 * 60_000;
 
 /**
  * Wires the Obsidian adapters into core and registers the UI. `onload` only registers things;
  * the vault's history, the search index and the sandbox start once the layout is ready.
  */
 export default class RecursaPlugin extends Plugin {
-  override settings: RecursaSettings = readSettings(null);
+  override settings: RecursaSettings = defaultSettings();
   private memInstance: MemInstance | null = null;
   private git: GitService | null = null;
   private sandboxInstance: Sandbox | null = null;
@@ -33,15 +40,48 @@ export default class RecursaPlugin extends Plugin {
   private agentParts: Omit<Parameters<typeof createAgent>[0], 'sandbox'> | null = null;
   private readonly viewTypes = new Set<string>();
   private unloaded = false;
+  private statusBar: RecursaStatusBar | null = null;
+  private markers: ChangeMarkersSlot | null = null;
+  /** Editors showing notes: told the paths of every agent commit, to mark the changed lines. */
+  private readonly commitListeners = new Set<(paths: readonly string[]) => void>();
+  private stopGitEvents: (() => void) | null = null;
+  /** The vaults Recursa has opened on this device, for `recall({ scope: 'all' })`; null on mobile. */
+  private vaultRegistry: VaultRegistry | null = null;
 
   override async onload(): Promise<void> {
-    this.settings = readSettings(await this.loadData());
+    const { settings, needsSave } = settingsFromData(await this.loadData(), this.app.secretStorage);
+    this.settings = settings;
+    if (needsSave) await this.saveSettings();
     const host: ChatHost = {
-      agent: () => this.agent(agentSettingsOf(this.settings, (id) => this.app.secretStorage.getSecret(id))),
+      agent: () => this.agent(this.agentSettings()),
       git: () => this.git,
       conversations: () => (this.port === null ? null : new ConversationStore(this.port, `${this.pluginDir()}/conversations`)),
     };
     this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, host));
+    this.registerView(
+      HISTORY_VIEW_TYPE,
+      (leaf) =>
+        new HistoryView(leaf, {
+          git: () => this.git,
+          newRunId: () => `revert-${Date.now().toString(36)}`,
+          onReverted: () => void this.refreshStatus(),
+        }),
+    );
+    this.addSettingTab(new RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next) }));
+    this.markers = changeMarkersSlot(
+      () =>
+        agentChangeMarkers({
+          pathOf: (state) => state.field(editorInfoField, false)?.file?.path ?? null,
+          load: (path, text) => loadAgentChanges(this.git, path, text),
+          onAgentCommit: (listener) => {
+            this.commitListeners.add(listener);
+            return () => this.commitListeners.delete(listener);
+          },
+        }),
+      this.settings.changeMarkers,
+    );
+    this.registerEditorExtension(this.markers.extension);
+    this.statusBar = new RecursaStatusBar(this.addStatusBarItem(), () => void this.showHistory());
     this.addRibbonIcon('bot', 'Open agent chat', () => void this.openChat());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.openChat() });
     this.addCommand({
@@ -72,7 +112,21 @@ export default class RecursaPlugin extends Plugin {
   }
 
   async saveSettings(): Promise<void> {
-    await this.saveData(this.settings);
+    await this.saveData(settingsToSave(this.settings));
+  }
+
+  /** Saves new settings and applies them: editor marks at once, `mem`'s options (folders, memory) for the next request. */
+  private async applySettings(next: RecursaSettings): Promise<void> {
+    const memBefore = JSON.stringify(toMemOptions(this.settings));
+    this.settings = next;
+    await this.saveSettings();
+    if (this.markers?.setEnabled(next.changeMarkers) === true) this.app.workspace.updateOptions();
+    if (JSON.stringify(toMemOptions(next)) !== memBefore) await this.restartMem();
+  }
+
+  /** The agent's settings from the plugin's, with the key read from secret storage at the moment of use. */
+  private agentSettings(): AgentSettings {
+    return toAgentSettings(this.settings, readApiKey(this.settings, this.app.secretStorage));
   }
 
   /** The agent's `mem`, once the vault is ready; `null` before that. */
@@ -88,7 +142,7 @@ export default class RecursaPlugin extends Plugin {
   /** The agent for these settings, over this vault; `null` before the vault is ready. */
   agent(settings: AgentSettings): AgentService | null {
     if (this.agentParts === null || this.sandboxInstance === null) return null;
-    return createAgent({ ...this.agentParts, sandbox: this.sandboxInstance }, settings);
+    return createAgent({ ...this.agentParts, sandbox: this.sandboxInstance, ...(this.memInstance === null ? {} : { mem: this.memInstance }) }, settings);
   }
 
   /** Opens (or shows) the chat in the right sidebar; with a note, the next request is about it. */
@@ -114,10 +168,6 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private async showHistory(): Promise<void> {
-    if (!this.viewTypes.has(HISTORY_VIEW_TYPE)) {
-      new Notice('Recursa: the agent history is not available yet.');
-      return;
-    }
     await this.revealView(HISTORY_VIEW_TYPE);
   }
 
@@ -134,7 +184,7 @@ export default class RecursaPlugin extends Plugin {
       return;
     }
     const subject = last.message.split('\n', 1)[0] ?? '';
-    if (!(await confirmAction(this.app, 'Undo the last agent change?', `This reverts "${subject}" in a new commit.`, 'Undo'))) return;
+    if (!(await confirmAction(this.app, { title: 'Undo the last agent change?', message: `This reverts "${subject}" in a new commit.`, confirmText: 'Undo', warning: true }))) return;
     try {
       await git.revertCommit(last.hash, `undo-${Date.now().toString(36)}`);
       new Notice(`Recursa: undid "${subject}".`);
@@ -151,7 +201,7 @@ export default class RecursaPlugin extends Plugin {
       return;
     }
     const cacheFile = `${this.pluginDir()}/graph-index.json`;
-    const options = await resolveMemOptions(port, { configDir: this.app.vault.configDir });
+    const options = await this.memOptions(port);
     if (await port.exists(cacheFile)) await port.remove(cacheFile);
     const parts = this.agentParts;
     if (this.unloaded || parts === null) return;
@@ -164,13 +214,29 @@ export default class RecursaPlugin extends Plugin {
     if (!this.unloaded) new Notice('Recursa: the search index is rebuilt.');
   }
 
+  private memOptions(port: ObsidianVaultPort): Promise<MemOptions> {
+    return resolveMemOptions(port, { configDir: this.app.vault.configDir, ...toMemOptions(this.settings) });
+  }
+
+  /** A new `mem` and sandbox over the same index, after the options changed; a run under way keeps the old ones. */
+  private async restartMem(): Promise<void> {
+    const port = this.port;
+    const parts = this.agentParts;
+    const graph = this.graph;
+    if (port === null || parts === null || graph === null) return;
+    const options = await this.memOptions(port);
+    if (this.unloaded || this.port !== port) return;
+    this.sandboxInstance?.dispose();
+    this.startMem(port, options, parts.writeSet, parts.session, graph);
+  }
+
   private async startCore(): Promise<void> {
     const port = new ObsidianVaultPort(this.app);
-    const options = await resolveMemOptions(port, { configDir: this.app.vault.configDir });
+    const options = await this.memOptions(port);
     const writeSet = new WriteSet(port);
     let git: GitService | null = null;
     try {
-      git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir });
+      git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir, author: this.settings.gitAuthor });
     } catch (error) {
       // Without history the agent still works; its changes simply cannot be committed or undone.
       if (!this.unloaded) this.reportGitError(error);
@@ -180,9 +246,12 @@ export default class RecursaPlugin extends Plugin {
       return;
     }
     this.git = git;
+    this.stopGitEvents = git?.onEvent((event) => this.onGitEvent(event)) ?? null;
     git?.whenSnapshotDone().catch((error: unknown) => this.reportGitError(error));
-    const session: MemSession = { runId: 'plugin' };
+    const session: MemSession = { runId: 'plugin', activeNote: () => this.app.workspace.getActiveFile()?.path ?? null };
     this.port = port;
+    this.vaultRegistry = createDesktopVaultRegistry();
+    void this.vaultRegistry?.register({ root: port.root, name: this.app.vault.getName(), memoryFolder: options.memoryFolder }).catch(() => undefined);
     this.agentParts = { app: this.app, port, git, writeSet, session, pluginDir: this.pluginDir() };
     this.startIndex(port, options, writeSet, session);
     void this.graph
@@ -192,18 +261,58 @@ export default class RecursaPlugin extends Plugin {
         if (!this.unloaded) new Notice(`Recursa: the search index could not be built. ${errorText(error)}`);
       });
     this.registerInterval(window.setInterval(() => void this.graph?.save().catch(() => false), INDEX_SAVE_INTERVAL_MS));
+    void this.refreshStatus();
+    this.registerInterval(window.setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS));
+    for (const leaf of this.app.workspace.getLeavesOfType(HISTORY_VIEW_TYPE)) if (leaf.view instanceof HistoryView) void leaf.view.refresh();
+  }
+
+  private onGitEvent(event: GitEvent): void {
+    if (event.type === 'commit') {
+      for (const listener of this.commitListeners) listener(event.paths);
+      void this.refreshStatus();
+    } else if (event.type === 'snapshot-progress') {
+      this.statusBar?.setSnapshotProgress(event.progress);
+    } else {
+      this.statusBar?.setSnapshotProgress(null);
+    }
+  }
+
+  /** The status bar's count of today's agent commits (or "History off"). */
+  private async refreshStatus(): Promise<void> {
+    const git = this.git;
+    if (git === null) {
+      this.statusBar?.setAgentCommitsToday(this.port === null ? null : 'off');
+      return;
+    }
+    try {
+      const history = await loadHistory(git, { max: 0 });
+      if (this.git === git) this.statusBar?.setAgentCommitsToday(history.today);
+    } catch {
+      this.statusBar?.setAgentCommitsToday(null);
+    }
   }
 
   /** A new index over the vault, and the `mem` and sandbox that use it. */
   private startIndex(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession): void {
     const hidden = new Set(['.git', '.trash', this.app.vault.configDir]);
-    const graph = new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), cacheFile: `${this.pluginDir()}/graph-index.json` });
+    const graph = new GraphIndex(port, {
+      skipFolder: (folder) => hidden.has(folder),
+      cacheFile: `${this.pluginDir()}/graph-index.json`,
+      onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
+    });
     this.graph = graph;
-    this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session });
+    this.startMem(port, options, writeSet, session, graph);
+  }
+
+  private startMem(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession, graph: GraphIndex): void {
+    this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session, vaultRegistry: this.vaultRegistry });
     this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
   }
 
   private stopCore(): void {
+    this.stopGitEvents?.();
+    this.stopGitEvents = null;
+    this.commitListeners.clear();
     this.sandboxInstance?.dispose();
     this.sandboxInstance = null;
     // Best effort: the next start loads what was saved and re-reads only the notes changed since.

@@ -55,7 +55,7 @@ export class RecursaStatusBar {
     private readonly el: HTMLElement,
     onClick?: () => void,
   ) {
-    el.addClass('recursa-status');
+    el.addClass('recursa-status-bar');
     if (onClick !== undefined) {
       el.addClass('mod-clickable');
       el.setAttr('role', 'button');

@@ -3,7 +3,7 @@ import type { AgentService } from '../../core/agent/AgentService';
 import type { ConversationStore } from '../../core/agent/ConversationStore';
 import type { AgentOutcome } from '../../core/agent/runAgent';
 import type { GitService } from '../../core/git/GitService';
-import { confirmAction } from './ConfirmModal';
+import { confirmAction } from '../ConfirmModal';
 import { conversationRuns } from './conversationRuns';
 import { ConversationsModal } from './ConversationsModal';
 import { DiffModal } from './DiffModal';
@@ -201,7 +201,7 @@ export class ChatView extends ItemView {
       showDiff: (path) => new DiffModal(this.app, path, () => diffOfRun(git, commits, path)).open(),
       revert: async () => {
         const count = files.length === 1 ? `"${files[0] ?? ''}"` : `${files.length} files`;
-        const confirmed = await confirmAction(this.app, 'Revert these changes?', `This puts back ${count} as they were before this run, in a new commit.`, 'Revert');
+        const confirmed = await confirmAction(this.app, { title: 'Revert these changes?', message: `This puts back ${count} as they were before this run, in a new commit.`, confirmText: 'Revert', warning: true });
         if (!confirmed) return false;
         try {
           for (const hash of [...commits].reverse()) await git.revertCommit(hash, `revert-${outcome.runId}`);

@@ -1,7 +1,7 @@
 import { ButtonComponent, ItemView, Notice, type WorkspaceLeaf } from 'obsidian';
 import type { AgentCommit, AgentHistory } from '../../core/git/agentHistory';
 import type { GitService } from '../../core/git/GitService';
-import { confirmAction } from './ConfirmModal';
+import { confirmAction } from '../ConfirmModal';
 import { commitDiff, diffLines, formatCommitTime, loadHistory, revertAgentCommit, revertedHashes } from './historyModel';
 
 export const HISTORY_VIEW_TYPE = 'recursa-history';
@@ -25,7 +25,7 @@ export class HistoryView extends ItemView {
   private running: Promise<void> | null = null;
   private queued = false;
   /** Commits whose diff is open, kept across refreshes. */
-  private readonly open = new Set<string>();
+  private readonly expanded = new Set<string>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -152,16 +152,16 @@ export class HistoryView extends ItemView {
     const diffEl = item.createDiv({ cls: 'recursa-history-diff' });
     const diffButton = new ButtonComponent(actions);
     const showDiff = async (open: boolean): Promise<void> => {
-      if (open) this.open.add(commit.hash);
-      else this.open.delete(commit.hash);
+      if (open) this.expanded.add(commit.hash);
+      else this.expanded.delete(commit.hash);
       diffButton.setButtonText(open ? 'Hide changes' : 'Show changes');
       diffButton.buttonEl.setAttr('aria-expanded', open);
       diffEl.empty();
       diffEl.toggle(open);
       if (open) await this.renderDiff(diffEl, git, commit);
     };
-    diffButton.onClick(() => void showDiff(!this.open.has(commit.hash)));
-    void showDiff(this.open.has(commit.hash));
+    diffButton.onClick(() => void showDiff(!this.expanded.has(commit.hash)));
+    void showDiff(this.expanded.has(commit.hash));
 
     const revert = new ButtonComponent(actions).setButtonText(reverted ? 'Reverted' : 'Revert').setDisabled(reverted);
     if (!reverted) {

@@ -6,7 +6,7 @@
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../../core/agent/budgets';
 import type { GitIdentity } from '../../core/git/commitObjects';
 import type { ProviderSettings } from '../../core/llm/types';
-import type { MemOptions } from '../../core/mem/options';
+import { DEFAULT_MEM_OPTIONS, type MemOptions } from '../../core/mem/options';
 import { DEFAULT_PATH_POLICY, normalizeVaultPath } from '../../core/paths/pathPolicy';
 import type { AgentSettings } from '../createAgent';
 import { isProviderPresetId, PROVIDER_PRESET_IDS, PROVIDER_PRESETS, type ProviderPresetId } from './providerPresets';
@@ -98,11 +98,11 @@ export function defaultSettings(): RecursaSettings {
     protectedFolders: [],
     customInstructions: '',
     changeMarkers: true,
-    memoryFolder: 'Memories/',
+    memoryFolder: DEFAULT_MEM_OPTIONS.memoryFolder,
     memoryPromptTokens: 1_500,
-    workingMemoryNote: 'Working memory.md',
-    workingMemoryCharLimit: 2_048,
-    workingMemoryChildLimit: 8,
+    workingMemoryNote: DEFAULT_MEM_OPTIONS.workingMemoryNote,
+    workingMemoryCharLimit: DEFAULT_MEM_OPTIONS.workingMemoryCharLimit,
+    workingMemoryChildLimit: DEFAULT_MEM_OPTIONS.workingMemoryChildLimit,
     actionLogSize: 1_000,
   };
 }
@@ -367,40 +367,29 @@ export function toProviderSettings(settings: RecursaSettings, apiKey: string | n
   };
 }
 
-/** The agent's settings (`createAgent`), plus the protocol the current provider uses. */
-export function toAgentSettings(settings: RecursaSettings, apiKey: string | null): AgentSettings & { protocol: AgentProtocol } {
+/** The agent's settings (`createAgent`): the provider with its key and protocol, instructions, budgets, memory. */
+export function toAgentSettings(settings: RecursaSettings, apiKey: string | null): AgentSettings {
   const instructions = settings.customInstructions.trim();
   return {
-    provider: toProviderSettings(settings, apiKey),
+    provider: { ...toProviderSettings(settings, apiKey), protocol: settings.providers[settings.provider].protocol },
     ...(instructions === '' ? {} : { customInstructions: instructions }),
     budgets: { ...settings.budgets },
-    protocol: settings.providers[settings.provider].protocol,
+    memoryPromptTokens: settings.memoryPromptTokens,
+    actionLogSize: settings.actionLogSize,
   };
-}
-
-/** The memory options of `mem` (remember/recall, working memory, action log). */
-export interface MemorySettings {
-  memoryFolder: string;
-  memoryPromptTokens: number;
-  workingMemoryNote: string;
-  workingMemoryCharLimit: number;
-  workingMemoryChildLimit: number;
-  actionLogSize: number;
 }
 
 /**
  * The options `resolveMemOptions` takes: protected folders, Logseq mode (left out for `auto`, so
- * the vault decides), and the memory options.
+ * the vault decides), and where memories and the working memory live.
  */
-export function toMemOptions(settings: RecursaSettings): Partial<MemOptions> & MemorySettings {
+export function toMemOptions(settings: RecursaSettings): Partial<MemOptions> {
   return {
     protectedFolders: [...settings.protectedFolders],
     ...(settings.logseqMode === 'auto' ? {} : { logseq: settings.logseqMode === 'on' }),
     memoryFolder: settings.memoryFolder,
-    memoryPromptTokens: settings.memoryPromptTokens,
     workingMemoryNote: settings.workingMemoryNote,
     workingMemoryCharLimit: settings.workingMemoryCharLimit,
     workingMemoryChildLimit: settings.workingMemoryChildLimit,
-    actionLogSize: settings.actionLogSize,
   };
 }

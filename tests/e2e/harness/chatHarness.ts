@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type * as Obsidian from 'obsidian';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { installHostBridge } from './hostBridge';
+import { defaultSettings, type RecursaSettings } from '../../../src/obsidian/settings/pluginSettings';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -74,11 +75,14 @@ export function pluginManifest(): Obsidian.PluginManifest {
   return { ...manifest, dir: `.obsidian/plugins/${manifest.id}` };
 }
 
-/** Writes the plugin's `data.json` so the agent talks to `baseUrl` (an OpenAI-compatible server). */
+/** Writes the plugin's `data.json` so the agent talks to `baseUrl` (a custom OpenAI-compatible server). */
 export async function writePluginSettings(vaultDir: string, baseUrl: string, budgets: Record<string, number> = {}): Promise<void> {
   const dir = join(vaultDir, '.obsidian', 'plugins', pluginManifest().id);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'data.json'), JSON.stringify({ provider: { kind: 'openai', baseUrl, model: 'test-model', maxRetries: 0 }, budgets }, null, 2));
+  const settings: RecursaSettings = { ...defaultSettings(), provider: 'custom' };
+  settings.providers.custom = { ...settings.providers.custom, baseUrl, model: 'test-model' };
+  settings.budgets = { ...settings.budgets, ...budgets };
+  await writeFile(join(dir, 'data.json'), JSON.stringify(settings, null, 2));
 }
 
 /** A page with Obsidian's window laid out, the vault open; the plugin is not loaded yet. */

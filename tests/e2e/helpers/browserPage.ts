@@ -81,7 +81,7 @@ export async function openTestPage(options: {
     inject: (options.inject ?? []).map((path) => join(ROOT, path)),
   });
   const script = bundle.outputFiles[0]?.text ?? '';
-  const css = await readFile(join(ROOT, 'src/obsidian/styles/parts.css'), 'utf8');
+  const css = await readFile(join(ROOT, 'styles.css'), 'utf8');
   const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 700, height: 420 } });
   const errors: string[] = [];

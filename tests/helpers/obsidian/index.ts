@@ -10,6 +10,7 @@ import './dom';
 export { FileSystemAdapter } from './adapter';
 export { App } from './app';
 export { Component } from './component';
+export { editorInfoField } from './editor';
 export { Events, type EventRef } from './events';
 export { FileManager } from './fileManager';
 export { TAbstractFile, TFile, TFolder } from './files';

@@ -79,7 +79,7 @@ export class WorkspaceLeaf extends Events implements Pick<Obsidian.WorkspaceLeaf
  */
 export class Workspace
   extends Events
-  implements Pick<Obsidian.Workspace, 'layoutReady' | 'onLayoutReady' | 'getActiveFile' | 'openLinkText' | 'getLeavesOfType' | 'detachLeavesOfType' | 'revealLeaf'>
+  implements Pick<Obsidian.Workspace, 'layoutReady' | 'onLayoutReady' | 'getActiveFile' | 'openLinkText' | 'getLeavesOfType' | 'detachLeavesOfType' | 'revealLeaf' | 'updateOptions'>
 {
   layoutReady = false;
   activeLeaf: WorkspaceLeaf | null = null;
@@ -162,6 +162,13 @@ export class Workspace
 
   detachLeavesOfType(viewType: string): void {
     for (const leaf of this.leaves.filter((candidate) => candidate.getViewState().type === viewType)) leaf.detach();
+  }
+
+  /** Times `updateOptions` was called: open editors reconfigure with the registered extensions. */
+  optionUpdates = 0;
+
+  updateOptions(): void {
+    this.optionUpdates += 1;
   }
 
   getActiveFile(): TFile | null {

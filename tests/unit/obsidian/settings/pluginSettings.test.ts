@@ -241,22 +241,25 @@ describe('readApiKey', () => {
 });
 
 describe('toAgentSettings', () => {
-  it('gives createAgent the provider with the key, the instructions, the budgets and the protocol', () => {
+  it('gives createAgent the provider with the key and protocol, the instructions, the budgets and the memory sizes', () => {
     let settings = selectProvider(defaultSettings(), 'anthropic');
     settings = updateCurrentProvider(settings, { model: 'claude-opus', protocol: 'actions' });
     settings.customInstructions = '  Answer in French.  ';
     settings.budgets.maxTurns = 4;
+    settings.memoryPromptTokens = 900;
+    settings.actionLogSize = 50;
     expect(toAgentSettings(settings, 'sk-ant')).toEqual({
-      provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-opus', apiKey: 'sk-ant' },
+      provider: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-opus', apiKey: 'sk-ant', protocol: 'actions' },
       customInstructions: 'Answer in French.',
       budgets: { ...DEFAULT_BUDGETS, maxTurns: 4 },
-      protocol: 'actions',
+      memoryPromptTokens: 900,
+      actionLogSize: 50,
     });
   });
 
   it('leaves the key out when there is none, and empty instructions out', () => {
     const agent = toAgentSettings(selectProvider(defaultSettings(), 'ollama'), null);
-    expect(agent.provider).toEqual({ kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' });
+    expect(agent.provider).toEqual({ kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', protocol: 'code' });
     expect(agent).not.toHaveProperty('customInstructions');
     expect(toProviderSettings(defaultSettings(), '')).not.toHaveProperty('apiKey');
   });
@@ -270,11 +273,9 @@ describe('toMemOptions', () => {
     expect(options).toEqual({
       protectedFolders: ['Private'],
       memoryFolder: 'Memories/',
-      memoryPromptTokens: 1_500,
-      workingMemoryNote: 'Working memory.md',
+      workingMemoryNote: 'Memories/Working memory.md',
       workingMemoryCharLimit: 2048,
       workingMemoryChildLimit: 8,
-      actionLogSize: 1_000,
     });
     expect(options).not.toHaveProperty('logseq');
   });

@@ -195,7 +195,8 @@ describe('the chat view in a browser', () => {
 
     // The same reply through the test MarkdownRenderer with no neutralising does run: the test can fail.
     await page.evaluate((markdown) => window.recursaHarness?.renderUnsafely(markdown), payload);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { xssCount?: number }).xssCount ?? 0)).toBeGreaterThanOrEqual(2);
+    // The image's error event waits for its failed load, which a busy machine can delay.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { xssCount?: number }).xssCount ?? 0), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 
     await reply.getByText('the Alpha note').click();
     await expect.poll(() => page.evaluate(() => window.recursaHarness?.activeFile())).toBe(ALPHA);

@@ -13,9 +13,16 @@ describe('the plugin bundle', () => {
     // would also find `require(...)` inside strings, such as sucrase's code templates.)
     const required: string[] = [];
     const module = { exports: {} as Record<string, unknown> };
+    // Whatever a provided module is asked for at load time (a base class, `StateEffect.define()`…) is another stand-in.
+    const standIn = (): unknown =>
+      new Proxy(function standInFunction() {}, {
+        get: (_target, key) => (key === '__esModule' ? false : standIn()),
+        apply: () => standIn(),
+        construct: () => standIn() as object,
+      });
     const fakeRequire = (name: string): unknown => {
       required.push(name);
-      return new Proxy({}, { get: (_target, key) => (key === '__esModule' ? false : class {}) });
+      return standIn();
     };
     // The web APIs an Obsidian window offers that a bare context lacks.
     const web = { TextDecoder, TextEncoder, URL, Blob, crypto, performance, queueMicrotask, setTimeout, clearTimeout, setInterval, clearInterval, console };

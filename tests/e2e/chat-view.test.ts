@@ -172,7 +172,7 @@ describe('the chat view in a browser', () => {
     const payload = [
       'Found it: <img src=x onerror="window.xssCount = (window.xssCount || 0) + 1"> and <script>window.xssCount = (window.xssCount || 0) + 1</script>',
       '',
-      '<iframe srcdoc="<script>parent.xssCount = 1</script>"></iframe><svg onload="window.xssCount = 1"></svg>',
+      '<iframe srcdoc="<script>parent.xssCount = (parent.xssCount || 0) + 1</script>"></iframe><svg onload="window.xssCount = (window.xssCount || 0) + 1"></svg>',
       '',
       '[a link](javascript:window.xssCount=1), [[Projects/Alpha|the Alpha note]] and `<b>code</b>`.',
     ].join('\n');
@@ -195,7 +195,8 @@ describe('the chat view in a browser', () => {
 
     // The same reply through the test MarkdownRenderer with no neutralising does run: the test can fail.
     await page.evaluate((markdown) => window.recursaHarness?.renderUnsafely(markdown), payload);
-    // The image's error event waits for its failed load, which a busy machine can delay.
+    // Every vector counts up, so the count does not depend on the order the browser runs them in;
+    // the image's error event waits for its failed load, which a busy machine can delay.
     await expect.poll(() => page.evaluate(() => (window as unknown as { xssCount?: number }).xssCount ?? 0), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 
     await reply.getByText('the Alpha note').click();

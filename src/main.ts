@@ -5,6 +5,7 @@ import { isRecursaError } from './core/errors';
 import { GitService, type GitEvent } from './core/git/GitService';
 import { GraphIndex } from './core/graph/GraphIndex';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance, type MemOptions } from './core/mem';
+import { MEM_METHOD_NAMES, type Mem } from './core/mem/createMem';
 import type { MemSession } from './core/mem/MemContext';
 import type { VaultRegistry } from './core/ports';
 import { Sandbox } from './core/sandbox/Sandbox';
@@ -207,6 +208,7 @@ export default class RecursaPlugin extends Plugin {
     if (this.unloaded || parts === null) return;
     this.graph?.close();
     this.sandboxInstance?.dispose();
+    this.sandboxInstance = null;
     this.startIndex(port, options, parts.writeSet, parts.session);
     new Notice('Recursa: rebuilding the search index…');
     await this.graph?.build();
@@ -218,15 +220,18 @@ export default class RecursaPlugin extends Plugin {
     return resolveMemOptions(port, { configDir: this.app.vault.configDir, ...toMemOptions(this.settings) });
   }
 
-  /** A new `mem` and sandbox over the same index, after the options changed; a run under way keeps the old ones. */
+  /**
+   * A new `mem` over the same index after its options changed (a folder made protected, another
+   * memory folder). The sandbox reaches `mem` through `currentMem`, so the next call already obeys
+   * the new options, and a run under way is not cut short.
+   */
   private async restartMem(): Promise<void> {
     const port = this.port;
     const parts = this.agentParts;
     const graph = this.graph;
     if (port === null || parts === null || graph === null) return;
     const options = await this.memOptions(port);
-    if (this.unloaded || this.port !== port) return;
-    this.sandboxInstance?.dispose();
+    if (this.unloaded || this.port !== port || this.graph !== graph) return;
     this.startMem(port, options, parts.writeSet, parts.session, graph);
   }
 
@@ -306,8 +311,20 @@ export default class RecursaPlugin extends Plugin {
 
   private startMem(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession, graph: GraphIndex): void {
     this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session, vaultRegistry: this.vaultRegistry });
-    this.sandboxInstance = new Sandbox(createBrowserSandboxWorker, this.memInstance.mem);
+    this.sandboxInstance ??= new Sandbox(createBrowserSandboxWorker, this.currentMem);
   }
+
+  /** `mem` as the sandbox sees it: each call goes to the `mem` of the moment. */
+  private readonly currentMem = Object.fromEntries(
+    MEM_METHOD_NAMES.map((name) => [
+      name,
+      (...args: unknown[]): Promise<unknown> => {
+        const mem = this.memInstance?.mem;
+        if (mem === undefined) return Promise.reject(new Error('Recursa has closed this vault.'));
+        return (mem[name] as (...values: unknown[]) => Promise<unknown>)(...args);
+      },
+    ]),
+  ) as unknown as Mem;
 
   private stopCore(): void {
     this.stopGitEvents?.();

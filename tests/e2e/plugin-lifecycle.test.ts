@@ -190,6 +190,29 @@ describe('the plugin shell in a browser', () => {
     expect(await page.evaluate(() => window.recursaHarness?.runSandbox("return await mem.searchGlobal('Friday')"))).toEqual(['Projects/Alpha.md']);
   });
 
+  it('applies a folder made protected in the settings tab to the agent without restarting its sandbox', async () => {
+    harness = await openHarness({ vaultDir: dir });
+    const { page } = harness;
+    await page.evaluate(async () => {
+      await window.recursaHarness?.loadPlugin();
+      await window.recursaHarness?.waitForCore();
+    });
+    const write = (path: string): Promise<unknown> =>
+      page.evaluate((target) => window.recursaHarness?.runSandbox(`try { await mem.writeFile(${JSON.stringify(target)}, 'x'); return 'written'; } catch (e) { return e.code; }`), path);
+    expect(await write('Private/first.md')).toBe('written');
+    const workers = await page.evaluate(() => window.recursaHarness?.counts().workers);
+    await page.evaluate(() => window.recursaHarness?.openSettings());
+    await page.locator('.setting-item').filter({ hasText: 'Protected folders' }).locator('textarea').fill('Private');
+    // Saving is asynchronous: calls made while it runs may still pass; once one is refused, all are.
+    let attempt = 0;
+    await expect.poll(() => write(`Private/attempt-${++attempt}.md`)).toBe('PathRefused');
+    expect(existsSync(join(dir, `Private/attempt-${attempt}.md`))).toBe(false);
+    expect(await write('Private/later.md')).toBe('PathRefused');
+    expect(await page.evaluate(() => window.recursaHarness?.counts().workers)).toBe(workers);
+    const saved = JSON.parse(await readFile(join(dir, '.obsidian/plugins/recursa/data.json'), 'utf8')) as { protectedFolders: string[] };
+    expect(saved.protectedFolders).toEqual(['Private']);
+  });
+
   it('works on a phone, where answers arrive whole through requestUrl', async () => {
     harness = await openHarness({ vaultDir: dir, nodeHttp: false, viewport: { width: 390, height: 844 } });
     const { page } = harness;

@@ -158,6 +158,14 @@ const harness = {
     }
   },
 
+  /** Shows the plugin's settings tab in a pane over the workspace, as the settings window does. */
+  openSettings(): void {
+    const tab = requireApp().setting.pluginTabs[0];
+    if (tab === undefined) throw new Error('the plugin has no settings tab');
+    document.body.createDiv({ cls: 'modal-container harness-settings' }).appendChild(tab.containerEl);
+    tab.display();
+  },
+
   /** Runs a command by its full id (`recursa:open-chat`); false when it is unknown or unavailable. */
   runCommand(id: string): boolean {
     return requireApp().commands.executeCommandById(id);

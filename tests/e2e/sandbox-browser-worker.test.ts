@@ -2,15 +2,16 @@
 // the way the plugin does (a Blob-URL Web Worker, see src/obsidian/browserSandboxWorker.ts), and a
 // small host in the page drives the protocol (src/core/sandbox/protocol.ts) with a fake `mem`.
 // Needs `npm run build` first (`npm test` does it) and a Chromium: $CHROMIUM_PATH or one on PATH.
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareCode } from '../../src/core/sandbox/prepareCode';
 import type { LogLine, RunError } from '../../src/core/sandbox/protocol';
 import type { JsonValue } from '../../src/core/sandbox/jsonSafe';
+import { findChromium } from '../helpers/chromium';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKER_FILE = join(ROOT, 'dist', 'sandbox-worker.js');
@@ -42,31 +43,6 @@ declare global {
   }
 }
 
-function findChromium(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  const candidates = [
-    ...(fromEnv === undefined || fromEnv === '' ? [] : [fromEnv]),
-    ...(process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((dir) => dir !== '')
-      .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name))),
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/snap/bin/chromium',
-  ];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error(
-    `No Chromium found (looked at $CHROMIUM_PATH, chromium/chromium-browser/google-chrome on PATH, /usr/bin/chromium). ` +
-      `Install one (Debian: apt-get install chromium) or set CHROMIUM_PATH. This test never skips.`,
-  );
-}
 
 /** Runs in the page: a host like `Sandbox` and `createBrowserSandboxWorker`, reduced to the protocol. */
 function installHost(workerSource: string): void {

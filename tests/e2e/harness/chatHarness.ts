@@ -2,14 +2,15 @@
 // Obsidian's default variables (obsidian-theme.css) and the plugin's styles.css, and runs the
 // plugin bundle that `node esbuild.config.mjs test` builds. The vault is a real folder.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Obsidian from 'obsidian';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { installHostBridge } from './hostBridge';
 import { defaultSettings, type RecursaSettings } from '../../../src/obsidian/settings/pluginSettings';
+import { findChromium } from '../../helpers/chromium';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -26,27 +27,6 @@ export function buildHarness(): void {
   built = true;
 }
 
-export function findChromium(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  const candidates = [
-    ...(fromEnv === undefined || fromEnv === '' ? [] : [fromEnv]),
-    ...(process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((dir) => dir !== '')
-      .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name))),
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-  ];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error('No Chromium found (looked at $CHROMIUM_PATH and chromium/google-chrome on PATH). Install one (Debian: apt-get install chromium). This test never skips.');
-}
 
 export interface HarnessOptions {
   vaultDir: string;

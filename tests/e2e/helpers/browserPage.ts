@@ -1,11 +1,11 @@
 // A headless Chromium page running a bundle of plugin code (built by esbuild from a test entry),
 // styled by the plugin's CSS over a few of the CSS variables Obsidian's default themes define.
-import { accessSync, constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium } from '../../helpers/chromium';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -26,26 +26,6 @@ const THEME_CSS = `
   body .cm-editor .cm-tooltip { background: var(--background-secondary); border: 1px solid var(--background-modifier-border); border-radius: 6px; }
 `;
 
-export function findChromium(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  const candidates = [
-    ...(fromEnv === undefined || fromEnv === '' ? [] : [fromEnv]),
-    ...(process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((dir) => dir !== '')
-      .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name))),
-    '/usr/bin/chromium',
-  ];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error('No Chromium found (set CHROMIUM_PATH, or install chromium). This test never skips.');
-}
 
 export interface TestPage {
   browser: Browser;

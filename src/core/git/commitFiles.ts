@@ -92,10 +92,11 @@ export async function commitStaged(
     for (const entry of entries.values()) if (entry !== null) nextEntries.push(entry);
     nextEntries.sort((a, b) => compareCodePoints(a.path, b.path) || a.stage - b.stage);
     const nextIndex = { version: index.data.version, entries: nextEntries, extensions: extensionsSafeToKeep(index.data.extensions) };
-    await update.stage(indexPath, await serializeIndex(nextIndex));
+    const indexBytes = await serializeIndex(nextIndex);
+    await update.stage(indexPath, indexBytes);
     await update.stage(head.refFile, `${hash}\n`);
     await update.apply();
-    await repo.index.adopt(nextIndex);
+    await repo.index.adopt(nextIndex, indexBytes);
     return { hash, changed: [...changes.keys()].sort(compareCodePoints) };
   } finally {
     await update.release();

@@ -10,7 +10,16 @@ export interface IndexSnapshot {
   conflicted: ReadonlySet<string>;
   /** The index file's size and mtime when read; null when there is no index yet. */
   file: { size: number; mtime: number } | null;
+  /** The file's own checksum (its last 20 bytes), to tell a rewrite that kept size and mtime. */
+  trailer: string | null;
 }
+
+/**
+ * File times are coarse on some file systems (2 s on FAT, 1 s on HFS+, a clock tick elsewhere):
+ * an index rewritten this soon after it was last seen can keep its size and mtime, so within this
+ * window the bytes are compared too.
+ */
+const RACY_WINDOW_MS = 2_000;
 
 /**
  * The index, parsed once and reused until the file changes (another git program may rewrite
@@ -18,6 +27,8 @@ export interface IndexSnapshot {
  */
 export class IndexCache {
   private snapshot: IndexSnapshot | null = null;
+  /** When the snapshot was last known to match the file (`Date.now()`). */
+  private confirmedAt = 0;
 
   constructor(
     private readonly vault: VaultPort,
@@ -27,27 +38,53 @@ export class IndexCache {
   async read(): Promise<IndexSnapshot> {
     const info = await this.vault.stat(this.path);
     const cached = this.snapshot;
-    if (cached !== null && sameFile(cached.file, info)) return cached;
-    const data = info === null ? { version: 2 as const, entries: [], extensions: [] } : await parseIndex(await this.vault.readBinary(this.path));
-    this.snapshot = snapshotOf(data, info);
+    const now = Date.now();
+    if (cached !== null && sameFile(cached.file, info)) {
+      if (cached.file === null || this.confirmedAt - cached.file.mtime >= RACY_WINDOW_MS) return cached;
+      const bytes = await this.vault.readBinary(this.path);
+      if (trailerOf(bytes) === cached.trailer) {
+        this.confirmedAt = now;
+        return cached;
+      }
+      return this.parse(bytes, info, now);
+    }
+    if (info === null) {
+      this.snapshot = snapshotOf({ version: 2, entries: [], extensions: [] }, null, null);
+      this.confirmedAt = now;
+      return this.snapshot;
+    }
+    return this.parse(await this.vault.readBinary(this.path), info, now);
+  }
+
+  /** Takes the index Recursa itself just wrote (`bytes` are what it wrote), so the next read need not parse it again. */
+  async adopt(data: GitIndexData, bytes: Uint8Array): Promise<IndexSnapshot> {
+    const now = Date.now();
+    this.snapshot = snapshotOf(data, await this.vault.stat(this.path), trailerOf(bytes));
+    this.confirmedAt = now;
     return this.snapshot;
   }
 
-  /** Takes the entries Recursa itself just wrote, so the next read need not parse them again. */
-  async adopt(data: GitIndexData): Promise<IndexSnapshot> {
-    this.snapshot = snapshotOf(data, await this.vault.stat(this.path));
+  private async parse(bytes: Uint8Array, info: VaultStat | null, now: number): Promise<IndexSnapshot> {
+    this.snapshot = snapshotOf(await parseIndex(bytes), info, trailerOf(bytes));
+    this.confirmedAt = now;
     return this.snapshot;
   }
 }
 
-function snapshotOf(data: GitIndexData, info: VaultStat | null): IndexSnapshot {
+function trailerOf(bytes: Uint8Array): string {
+  let hex = '';
+  for (const byte of bytes.subarray(Math.max(0, bytes.length - 20))) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+function snapshotOf(data: GitIndexData, info: VaultStat | null, trailer: string | null): IndexSnapshot {
   const byPath = new Map<string, IndexEntry>();
   const conflicted = new Set<string>();
   for (const entry of data.entries) {
     if (entry.stage === 0) byPath.set(entry.path, entry);
     else conflicted.add(entry.path);
   }
-  return { data, byPath, conflicted, file: info === null ? null : { size: info.size, mtime: info.mtime } };
+  return { data, byPath, conflicted, file: info === null ? null : { size: info.size, mtime: info.mtime }, trailer };
 }
 
 function sameFile(known: IndexSnapshot['file'], info: VaultStat | null): boolean {

@@ -1,0 +1,66 @@
+import { stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IndexCache } from '../../../../src/core/git/indexState';
+import type { VaultPort } from '../../../../src/core/ports';
+import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
+import { gitCli } from '../../../helpers/gitCli';
+import { useTempDir } from '../../../helpers/tempVault';
+
+/** The port on a file system whose times are whole seconds (HFS+; FAT is coarser still). */
+function coarseTimes(port: VaultPort): VaultPort {
+  const wrapped = Object.create(port) as VaultPort;
+  wrapped.stat = async (path: string) => {
+    const info = await port.stat(path);
+    return info === null ? null : { ...info, mtime: Math.floor(info.mtime / 1000) * 1000 };
+  };
+  return wrapped;
+}
+
+/** The port, counting how often the index is read whole. */
+function counting(port: VaultPort): { port: VaultPort; reads: () => number } {
+  let reads = 0;
+  const wrapped = Object.create(port) as VaultPort;
+  wrapped.readBinary = async (path: string) => {
+    if (path === '.git/index') reads++;
+    return port.readBinary(path);
+  };
+  return { port: wrapped, reads: () => reads };
+}
+
+describe('the cached index', () => {
+  const temp = useTempDir();
+  let port: NodeVaultPort;
+  beforeEach(async () => {
+    gitCli(temp.dir, 'init', '-q', '-b', 'main');
+    await writeFile(join(temp.dir, 'a.md'), 'first\n');
+    // Staged, not committed: a commit adds a cache-tree extension that the next `git add` resizes.
+    gitCli(temp.dir, 'add', 'a.md');
+    port = await NodeVaultPort.open(temp.dir, { watch: false });
+  });
+  afterEach(() => port.close());
+
+  it('sees another tool rewrite the index even when size and mtime stay the same, as coarse file times allow', async () => {
+    const cache = new IndexCache(coarseTimes(port));
+    const before = (await cache.read()).byPath.get('a.md')?.oid;
+    const { mtime, size: indexSize } = await stat(join(temp.dir, '.git/index'));
+    await writeFile(join(temp.dir, 'a.md'), 'other\n');
+    gitCli(temp.dir, 'add', 'a.md');
+    await utimes(join(temp.dir, '.git/index'), mtime, mtime);
+    expect((await stat(join(temp.dir, '.git/index'))).size).toBe(indexSize);
+    const after = (await cache.read()).byPath.get('a.md')?.oid;
+    expect(after).not.toBe(before);
+    expect(after).toBe(gitCli(temp.dir, 'rev-parse', ':a.md').trim());
+  });
+
+  it('trusts size and mtime alone once the index is older than any file-time granularity', async () => {
+    const old = new Date(Date.now() - 60_000);
+    await utimes(join(temp.dir, '.git/index'), old, old);
+    const { port: watched, reads } = counting(port);
+    const cache = new IndexCache(watched);
+    await cache.read();
+    await cache.read();
+    await cache.read();
+    expect(reads()).toBe(1);
+  });
+});

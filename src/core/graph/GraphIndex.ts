@@ -64,6 +64,7 @@ export class GraphIndex {
   private readonly dirty = new Set<string>();
   private fullText = FullTextIndex.empty();
   private built: Promise<void> | null = null;
+  private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -111,6 +112,15 @@ export class GraphIndex {
     const targets = new Set(this.links.outgoingOf(path).map((edge) => edge.target));
     targets.delete(path);
     return [...targets].sort(compareCodePoints);
+  }
+
+  /** The notes under `folder` (any depth) as indexed: path, mtime and frontmatter properties. */
+  async notesIn(folder: string): Promise<{ path: string; mtime: number; properties: readonly { key: string; value: string; source: string }[] }[]> {
+    await this.current();
+    const prefix = folder === '' ? '' : `${folder.replace(/\/+$/, '')}/`;
+    const found: { path: string; mtime: number; properties: ParsedNote['properties'] }[] = [];
+    for (const note of this.notes.values()) if (note.path.startsWith(prefix)) found.push({ path: note.path, mtime: note.mtime, properties: note.parsed.properties });
+    return found;
   }
 
   async isNote(path: string): Promise<boolean> {
@@ -176,6 +186,8 @@ export class GraphIndex {
 
   private async buildNow(): Promise<void> {
     const slicer = new Slicer(this.options.sliceMs);
+    // Changes so far are in what the build reads; only later ones need reading again.
+    this.dirty.clear();
     this.links.beginBulk();
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
     for (const file of files) this.links.addFile(file);
@@ -239,23 +251,41 @@ export class GraphIndex {
   /** Brings the marked paths up to date (after the first build). */
   private async current(): Promise<void> {
     await this.build();
-    if (this.dirty.size === 0) return;
+    // A query that arrives while another brings the index up to date waits for it, then for
+    // anything marked since.
+    while (this.catchingUp !== null || this.dirty.size > 0) {
+      this.catchingUp ??= this.catchUp().finally(() => {
+        this.catchingUp = null;
+      });
+      await this.catchingUp;
+    }
+  }
+
+  /** Re-reads the marked paths, several at a time (after an agent run or a sync there can be thousands). */
+  private async catchUp(): Promise<void> {
     const paths = [...this.dirty];
     this.dirty.clear();
-    for (const path of paths) {
-      const info = await this.vault.stat(path);
-      if (info === null) {
-        this.forget(path);
-        for (const known of [...this.notes.keys()]) if (known.startsWith(`${path}/`)) this.forget(known);
-      } else if (info.kind === 'folder') {
-        for (const file of await walkFiles(this.vault, path)) {
-          this.links.addFile(file);
-          if (isNote(file)) await this.indexNote(file);
+    const slicer = new Slicer(this.options.sliceMs);
+    for (let at = 0; at < paths.length; at += PARALLEL_READS) {
+      const batch = paths.slice(at, at + PARALLEL_READS);
+      const infos = await Promise.all(batch.map((path) => this.vault.stat(path).catch(() => null)));
+      const reads = await Promise.all(batch.map((path, i) => (infos[i]?.kind === 'file' && isNote(path) ? this.readIfChanged(path, undefined) : Promise.resolve(null))));
+      for (const [i, path] of batch.entries()) {
+        const info = infos[i] ?? null;
+        if (info === null) {
+          this.forget(path);
+          for (const known of [...this.notes.keys()]) if (known.startsWith(`${path}/`)) this.forget(known);
+        } else if (info.kind === 'folder') {
+          for (const file of await walkFiles(this.vault, path)) {
+            this.links.addFile(file);
+            if (isNote(file)) this.applyRead(file, await this.readIfChanged(file, undefined));
+          }
+        } else {
+          this.links.addFile(path);
+          if (isNote(path)) this.applyRead(path, reads[i] ?? null);
         }
-      } else {
-        this.links.addFile(path);
-        if (isNote(path)) await this.indexNote(path);
       }
+      await slicer.maybeYield();
     }
   }
 
@@ -271,8 +301,8 @@ export class GraphIndex {
     }
   }
 
-  private async indexNote(path: string): Promise<void> {
-    const read = await this.readIfChanged(path, undefined);
+  /** Puts a note as just read into the index (or takes it out when it could not be read). */
+  private applyRead(path: string, read: { text: string; size: number; mtime: number } | null | undefined): void {
     if (read === null || read === undefined) {
       this.forget(path);
       return;

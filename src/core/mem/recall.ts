@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors';
 import { folderPath } from '../memory/memoryLayout';
-import { readMemoryNote, type MemoryRecord } from '../memory/memoryNote';
+import { memoryTime, readMemoryNote, type MemoryRecord } from '../memory/memoryNote';
 import { normalizeTags } from '../memory/normalizeTags';
 import { parseSince } from '../memory/parseSince';
 import { plainMatch } from '../memory/plainMatch';
@@ -87,6 +87,8 @@ export async function recall(ctx: MemContext, options?: { query?: string; tags?:
       const record = await readOne(ctx.vault, hit.path);
       if (record !== null && (since === null || record.time >= since)) found.push({ record, score: hit.score, vault: null });
     }
+  } else if (query === '' && ctx.graph !== null && scope === 'vault' && (await newestFromIndex(ctx, folder, exclude, since, limit, keep, found))) {
+    // Read only the newest notes the index names.
   } else {
     for (const record of await scanMemories(ctx.vault, folder, exclude)) if (keep(record)) found.push({ record, score: null, vault: null });
   }
@@ -130,6 +132,42 @@ export async function recall(ctx: MemContext, options?: { query?: string; tags?:
     searched,
     note,
   };
+}
+
+/**
+ * Newest first without reading every memory: the index gives each note's time (its `timestamp`
+ * property, file name or mtime, as `readMemoryNote` reads them), and notes are read from the
+ * newest until `limit` pass `keep`. False, having added nothing, when a note's time as read differs
+ * from the index's (a hand-written timestamp YAML reads as a number or date): the caller scans.
+ */
+async function newestFromIndex(
+  ctx: MemContext,
+  folder: string,
+  exclude: ReadonlySet<string>,
+  since: number | null,
+  limit: number,
+  keep: (record: MemoryRecord) => boolean,
+  found: { record: MemoryRecord; score: number | null; vault: string | null }[],
+): Promise<boolean> {
+  const graph = ctx.graph;
+  if (graph === null) return false;
+  const candidates = (await graph.notesIn(folder))
+    .filter((note) => !exclude.has(note.path))
+    .map((note) => {
+      const timestamp = note.properties.find((property) => property.source === 'frontmatter' && property.key === 'timestamp')?.value;
+      return { path: note.path, time: memoryTime(timestamp, note.path, note.mtime) };
+    })
+    .sort((a, b) => b.time - a.time || (a.path < b.path ? -1 : 1));
+  const picked: MemoryRecord[] = [];
+  for (const candidate of candidates) {
+    if (picked.length >= limit || (since !== null && candidate.time < since)) break;
+    const record = await readOne(ctx.vault, candidate.path);
+    if (record === null) continue;
+    if (record.time !== candidate.time) return false;
+    if (keep(record)) picked.push(record);
+  }
+  for (const record of picked) found.push({ record, score: null, vault: null });
+  return true;
 }
 
 function hasAnyTag(noteTags: readonly string[], wanted: readonly string[]): boolean {

@@ -55,9 +55,14 @@ export function readMemoryNote(path: string, text: string, fallbackTime: number)
       // A broken frontmatter is the user's to fix; the body is still a memory.
     }
   }
-  const time = timeOf(data.timestamp) ?? timeFromName(path) ?? fallbackTime;
+  const time = memoryTime(data.timestamp, path, fallbackTime);
   const id = typeof data.id === 'string' && data.id.trim() !== '' ? data.id.trim() : `mem_${path}`;
   return { id, path, timestamp: new Date(time).toISOString(), time, tags: tagsOf(data.tags), content: body.trim() };
+}
+
+/** A memory's time: its `timestamp` property, else the time in its file name, else the file's mtime. */
+export function memoryTime(timestamp: unknown, path: string, mtime: number): number {
+  return timeOf(timestamp) ?? timeFromName(path) ?? mtime;
 }
 
 function timeOf(value: unknown): number | null {

@@ -146,6 +146,43 @@ describe.each([
   });
 });
 
+describe('recall newest first through the index', () => {
+  it('answers exactly as the plain scan, hand-edited times included, reading only the newest notes', async () => {
+    const { dir, remove } = await makeTempDir();
+    cleanups.push(remove);
+    const hours = [5, 1, 9, 3, 7, 2, 8, 4, 6, 10, 11, 12];
+    await seedMemories(dir, 'Memories', hours.map((h, i) => ({ id: `mem_${String(i).padStart(2, '0')}`, at: NOW - h * HOUR, tags: i % 3 === 0 ? ['alpha'] : ['beta'], content: `Memory ${i}` })));
+    // Hand-written: no frontmatter (the mtime or the name is its time), and a timestamp YAML reads as a date.
+    await put(dir, 'Memories/by hand.md', 'A note with no frontmatter.\n');
+    await put(dir, 'Memories/dated.md', '---\ntimestamp: 2020-01-02\n---\nOld and hand-dated.\n');
+    const port = await NodeVaultPort.open(dir, { watch: false });
+    let reads = 0;
+    const counted = Object.create(port) as NodeVaultPort;
+    counted.readText = async (path: string) => {
+      if (path.startsWith('Memories/')) reads++;
+      return port.readText(path);
+    };
+    const graph = new GraphIndex(counted);
+    const indexed = createMem(counted, DEFAULT_MEM_OPTIONS, { graph }).mem;
+    const scanned = createMem(port, DEFAULT_MEM_OPTIONS, { graph: null }).mem;
+    cleanups.push(async () => {
+      graph.close();
+      port.close();
+    });
+    await graph.build();
+    for (const options of [{}, { limit: 3 }, { tags: ['alpha'], limit: 2 }, { since: '6h' }, { since: '2000-01-01', limit: 20 }]) {
+      reads = 0;
+      const answer = await indexed.recall(options);
+      expect(answer).toEqual(await scanned.recall(options));
+      if (options.limit === 3) expect(reads).toBe(3);
+    }
+    // A timestamp YAML reads as a number: the index cannot know that time, so recall scans, and agrees.
+    await counted.write('Memories/numbered.md', '---\ntimestamp: 1577923200000\n---\nDated by a number.\n');
+    for (const options of [{}, { limit: 3 }, { since: '2019-06-01', limit: 30 }]) expect(await indexed.recall(options)).toEqual(await scanned.recall(options));
+    expect((await indexed.recall({ limit: 30 })).memories.at(-1)?.path).toBe('Memories/numbered.md');
+  });
+});
+
 describe('recall with scope "all"', () => {
   it('also searches every other registered vault, naming it, and skips this one', async () => {
     const home = await makeTempDir();

@@ -84,6 +84,17 @@ describe('the graph index on disk', () => {
     }
   });
 
+  it('answers every query asked while it catches up on many changes with all of them', async () => {
+    const index = new GraphIndex(port, { skipFolder });
+    await index.build();
+    for (let i = 0; i < 60; i++) await port.write(`New/Fresh ${i}.md`, `# Fresh ${i}\nquokka ${i} links to [[Note 3]]\n`);
+    const [first, second, third] = await Promise.all([index.searchText('quokka', { limit: 100 }), index.backlinksOf('F0/Note 3.md'), index.searchText('quokka', { limit: 100 })]);
+    expect(first).toHaveLength(60);
+    expect(second.filter((path) => path.startsWith('New/'))).toHaveLength(60);
+    expect(third).toEqual(first);
+    index.close();
+  });
+
   it('reports progress from 0 to all notes while it builds', async () => {
     const progress: IndexProgress[] = [];
     const index = new GraphIndex(port, { skipFolder, sliceMs: 0, onProgress: (p) => progress.push(p) });

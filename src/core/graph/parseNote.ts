@@ -174,6 +174,27 @@ const NOT_A_STRING_KEY = /^(?:true|false|null|y|n|yes|no|on|off)$/i;
 const SIMPLE_VALUE = /^(?:[\p{L}\p{N}_(.+~/]|-\p{N})(?:(?!: |:$| #|\[\[)[^\t])*$/u;
 const NULL_VALUE = /^(?:~|null|Null|NULL)$/;
 const LIST_ITEM = /^( *)- +(.*)$/;
+const NESTED_FIELD = /^( +)([^\s:#][^:]*):(?:( .*))?$/;
+const UNSURE = Symbol('unsure');
+const INTEGER = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+
+/**
+ * A plain scalar typed as YAML 1.2's core schema types it (what the parser's `toJS` gives), or
+ * `UNSURE` where JavaScript might round differently (integers past 15 digits).
+ */
+function coreScalar(text: string): unknown {
+  if (text === '' || NULL_VALUE.test(text)) return null;
+  if (/^(?:true|True|TRUE)$/.test(text)) return true;
+  if (/^(?:false|False|FALSE)$/.test(text)) return false;
+  if (/^0o[0-7]+$/.test(text)) return text.length > 17 ? UNSURE : parseInt(text.slice(2), 8);
+  if (INTEGER.test(text)) return text.replace(/^[-+]?0*/, '').length > 15 ? UNSURE : Number(text);
+  if (/^0x[0-9a-fA-F]+$/.test(text)) return text.length > 14 ? UNSURE : parseInt(text.slice(2), 16);
+  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^\.(?:nan|NaN|NAN)$/.test(text)) return NaN;
+  if (FLOAT.test(text)) return parseFloat(text);
+  return text;
+}
 const LEADING_SPACES = /^ +/;
 const TRAILING_SPACES = / +$/;
 
@@ -188,7 +209,7 @@ function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
     // Tabs, carriage returns, control characters and surrogates: the parser's rules there are subtle.
     if ((c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfeff) return false;
   }
-  const entries: { key: string; line: number; values: { text: string; line: number }[]; list: boolean }[] = [];
+  const entries: { key: string; line: number; values: { text: string; line: number }[]; list: boolean; map?: { indent: number; fields: Map<string, unknown> } }[] = [];
   const keys = new Set<string>();
   let listIndent = -1;
   const lines = yaml.split('\n');
@@ -200,10 +221,24 @@ function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
     if (item !== null) {
       const indent = (item[1] as string).length;
       const value = (item[2] as string).replace(TRAILING_SPACES, '');
-      if (current === undefined || (current.values.length > 0 && !current.list) || (listIndent >= 0 && indent !== listIndent) || !SIMPLE_VALUE.test(value)) return false;
+      if (current === undefined || current.map !== undefined || (current.values.length > 0 && !current.list) || (listIndent >= 0 && indent !== listIndent) || !SIMPLE_VALUE.test(value)) return false;
       listIndent = indent;
       current.list = true;
       current.values.push({ text: NULL_VALUE.test(value) ? '' : value, line: 1 + i });
+      continue;
+    }
+    const field = NESTED_FIELD.exec(line);
+    if (field !== null) {
+      // One level of `key: value` under a key with no value of its own (`source:` then `  run: x`).
+      const indent = (field[1] as string).length;
+      const name = field[2] as string;
+      const text = (field[3] ?? '').replace(LEADING_SPACES, '');
+      if (current === undefined || current.list || current.values.length > 0 || (current.map !== undefined && current.map.indent !== indent)) return false;
+      if (!SIMPLE_KEY.test(name) || NOT_A_STRING_KEY.test(name) || (text !== '' && !SIMPLE_VALUE.test(text))) return false;
+      current.map ??= { indent, fields: new Map() };
+      const typed = coreScalar(text);
+      if (current.map.fields.has(name) || typed === UNSURE) return false;
+      current.map.fields.set(name, typed);
       continue;
     }
     const colon = line.indexOf(':');
@@ -218,7 +253,7 @@ function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
     entries.push({ key, line: 1 + i, values: text === '' ? [] : [{ text: NULL_VALUE.test(text) ? '' : text, line: 1 + i }], list: false });
   }
   for (const entry of entries) {
-    const value = entry.values.map((part) => part.text).join(', ');
+    const value = entry.map === undefined ? entry.values.map((part) => part.text).join(', ') : JSON.stringify(Object.fromEntries(entry.map.fields));
     note.properties.push({ key: entry.key, value, line: entry.line, source: 'frontmatter' });
     const name = entry.key.toLowerCase();
     if (name === 'tags' || name === 'tag') {

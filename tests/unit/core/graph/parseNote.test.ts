@@ -382,13 +382,20 @@ describe('parseNote', () => {
         blank: fc.boolean(),
         trailing: fc.constantFrom('', ' '),
       });
+      // A nested map under a key with no value: scalars of every type the core schema knows.
+      const SCALARS = ['', 'null', '~', 'true', 'False', 'TRUE', '1.10', '0x1F', '0o17', '.inf', '-.Inf', '.NaN', '+12', '-5', '1e3', '007', '1.', '.5', 'text', 'a b',
+        '2026-11-22T05:00:00.000Z', '12345678901234567890', 'yes', 'x: y', '#c', "it's"];
+      const field = fc.record({ name: fc.constantFrom('conversation', 'run', 'note', 'commit', 'run', 'Note', 'a.b'), value: fc.constantFrom(...SCALARS) });
+      const mapEntry = fc.record({ key: fc.constantFrom(...KEYS), fields: fc.array(field, { minLength: 1, maxLength: 4 }), indent: fc.constantFrom('  ', '    ', ' ') });
+      const render = fc.oneof(
+        entry.map(({ key, value, items, indent, blank, trailing }) =>
+          [`${key}:${value === '' ? '' : ` ${value}`}${trailing}`, ...(value === '' ? items.map((item) => `${indent}- ${item}`) : []), ...(blank ? [''] : [])].join('\n'),
+        ),
+        mapEntry.map(({ key, fields, indent }) => [`${key}:`, ...fields.map(({ name, value }) => `${indent}${name}:${value === '' ? '' : ` ${value}`}`)].join('\n')),
+      );
       fc.assert(
-        fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }), (entries) => {
-          const yaml = entries
-            .map(({ key, value, items, indent, blank, trailing }) =>
-              [`${key}:${value === '' ? '' : ` ${value}`}${trailing}`, ...(value === '' ? items.map((item) => `${indent}- ${item}`) : []), ...(blank ? [''] : [])].join('\n'),
-            )
-            .join('\n');
+        fc.property(fc.array(render, { minLength: 1, maxLength: 5 }), (entries) => {
+          const yaml = entries.join('\n');
           const direct = parseNote(`---\n${yaml}\n---\nBody`);
           const parsed = parseNote(`---\n# comment\n${yaml}\n---\nBody`);
           const up = <T extends { line: number }>(list: T[]): T[] => list.map((item) => ({ ...item, line: item.line - 1 }));
@@ -397,7 +404,7 @@ describe('parseNote', () => {
           expect(direct.links).toEqual(up(parsed.links));
           expect(direct.aliases).toEqual(parsed.aliases);
         }),
-        { numRuns: 2000, seed: 3 },
+        { numRuns: 3000, seed: 3 },
       );
     });
 

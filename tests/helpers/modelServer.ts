@@ -47,6 +47,17 @@ export interface RecordedRequest {
   body: unknown;
 }
 
+/** The messages of a recorded OpenAI-style request. */
+export function messagesOf(request: RecordedRequest | undefined): { role: string; content: string }[] {
+  return (request?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
+}
+
+/** The system prompt the model received. */
+export const systemOf = (request: RecordedRequest | undefined): string => messagesOf(request).find((message) => message.role === 'system')?.content ?? '';
+
+/** The last user message the model received (the request, or the result of the previous turn). */
+export const lastUserOf = (request: RecordedRequest | undefined): string => messagesOf(request).filter((message) => message.role === 'user').at(-1)?.content ?? '';
+
 export interface ModelServer {
   /** `http://127.0.0.1:<port>`; OpenAI clients use `${url}/v1` as their base URL, Anthropic clients `url`. */
   url: string;

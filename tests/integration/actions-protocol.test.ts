@@ -6,17 +6,11 @@ import type { ProviderSettings } from '../../src/core/llm/types';
 import { SNAPSHOT_MESSAGE } from '../../src/core/git/GitService';
 import { ask } from '../../src/node/ask';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../helpers/modelServer';
+import { lastUserOf, startModelServer, systemOf, type ModelServer } from '../helpers/modelServer';
 import { useTempDir } from '../helpers/tempVault';
 
 const WM_NOTE = 'Memories/Working memory.md';
 const LOG = '.obsidian/plugins/recursa/action-log.json';
-
-function messagesOf(request: RecordedRequest | undefined): { role: string; content: string }[] {
-  return (request?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-}
-const systemOf = (request: RecordedRequest | undefined): string => messagesOf(request).find((m) => m.role === 'system')?.content ?? '';
-const lastUserOf = (request: RecordedRequest | undefined): string => messagesOf(request).filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 function action(kind: string, target: string, extra: { source?: string; content?: string } = {}): string {
   return `  <action>\n    <kind>${kind}</kind>\n${extra.source === undefined ? '' : `    <source_path>${extra.source}</source_path>\n`}    <target_path>${target}</target_path>\n${extra.content === undefined ? '' : `    <content>${extra.content}</content>\n`}  </action>`;

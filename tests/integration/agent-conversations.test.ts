@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentService } from '../../src/core/agent/AgentService';
-import { ConversationStore } from '../../src/core/agent/ConversationStore';
-import { createProvider } from '../../src/core/llm/createProvider';
-import { Sandbox } from '../../src/core/sandbox/Sandbox';
-import { createNodeHttpTransport } from '../../src/node/nodeHttpTransport';
-import { createNodeSandboxWorker } from '../../src/node/nodeSandboxWorker';
-import { openVault } from '../../src/node/openVault';
+import { openAgentService } from '../helpers/agentService';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { useTempDir } from '../helpers/tempVault';
 
@@ -17,28 +11,7 @@ describe('conversations with the agent', () => {
   });
   afterAll(async () => server.close());
 
-  async function service(dir: string): Promise<{ agent: AgentService; close: () => Promise<void> }> {
-    const opened = await openVault(dir, { watch: false });
-    const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem);
-    let counter = 0;
-    const agent = new AgentService({
-      provider: createProvider({ kind: 'openai', baseUrl: `${server.url}/v1`, model: 'scripted', maxRetries: 0 }, createNodeHttpTransport()),
-      runner: sandbox,
-      git: opened.git,
-      writeSet: opened.writeSet,
-      session: opened.session,
-      conversations: new ConversationStore(opened.port, '.obsidian/plugins/recursa/conversations'),
-      promptLayers: () => Promise.resolve({ runtime: { now: new Date(), vaultName: 'Test', noteCount: 0 } }),
-      newId: () => `id${++counter}${Date.now().toString(36)}`,
-    });
-    return {
-      agent,
-      close: async () => {
-        sandbox.dispose();
-        await opened.close();
-      },
-    };
-  }
+  const service = (dir: string): ReturnType<typeof openAgentService> => openAgentService(dir, server.url);
 
   it('saves each conversation and resumes it after a restart, with the earlier turns sent again', async () => {
     server.script([{ text: '<think>Answering.</think><reply>Your favourite colour is noted: blue.</reply>' }]);

@@ -1,33 +1,15 @@
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentService } from '../../src/core/agent/AgentService';
-import { ConversationStore } from '../../src/core/agent/ConversationStore';
-import { createProvider } from '../../src/core/llm/createProvider';
 import { createAgentMemory } from '../../src/core/memory/agentMemory';
 import { memoryNotePath } from '../../src/core/memory/memoryLayout';
 import { renderMemoryNote } from '../../src/core/memory/memoryNote';
-import { Sandbox } from '../../src/core/sandbox/Sandbox';
 import { countTokens } from '../../src/core/tokens/countTokens';
 import type { OpenVaultOptions } from '../../src/node/openVault';
-import { createNodeHttpTransport } from '../../src/node/nodeHttpTransport';
-import { createNodeSandboxWorker } from '../../src/node/nodeSandboxWorker';
-import { openVault } from '../../src/node/openVault';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../helpers/modelServer';
+import { openAgentService } from '../helpers/agentService';
+import { lastUserOf, startModelServer, systemOf, type ModelServer } from '../helpers/modelServer';
 import { useTempDir } from '../helpers/tempVault';
-
-/** The system prompt the model received. */
-function systemOf(request: RecordedRequest | undefined): string {
-  const messages = (request?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.find((message) => message.role === 'system')?.content ?? '';
-}
-
-/** The last user message the model received (the request, or the result of the previous turn). */
-function lastUserOf(request: RecordedRequest | undefined): string {
-  const messages = (request?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
-}
 
 describe('memory across conversations, through the scripted model server', () => {
   const temp = useTempDir();
@@ -37,30 +19,8 @@ describe('memory across conversations, through the scripted model server', () =>
   });
   afterAll(async () => server.close());
 
-  async function service(dir: string, options: OpenVaultOptions = {}, memoryPromptTokens?: number): Promise<{ agent: AgentService; close: () => Promise<void> }> {
-    const opened = await openVault(dir, { watch: false, ...options });
-    const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem);
-    let counter = 0;
-    const agent = new AgentService({
-      provider: createProvider({ kind: 'openai', baseUrl: `${server.url}/v1`, model: 'scripted', maxRetries: 0 }, createNodeHttpTransport()),
-      runner: sandbox,
-      git: opened.git,
-      writeSet: opened.writeSet,
-      session: opened.session,
-      conversations: new ConversationStore(opened.port, '.obsidian/plugins/recursa/conversations'),
-      promptLayers: () => Promise.resolve({ runtime: { now: new Date(), vaultName: 'Test', noteCount: 0 } }),
-      newId: () => `id${++counter}${Date.now().toString(36)}`,
-      memory: createAgentMemory(opened.mem, opened.context),
-      memoryPromptTokens,
-    });
-    return {
-      agent,
-      close: async () => {
-        sandbox.dispose();
-        await opened.close();
-      },
-    };
-  }
+  const service = (dir: string, vault: OpenVaultOptions = {}, memoryPromptTokens?: number): ReturnType<typeof openAgentService> =>
+    openAgentService(dir, server.url, { vault, extra: (opened) => ({ memory: createAgentMemory(opened.mem, opened.context), memoryPromptTokens }) });
 
   it('remembers in one conversation, and after a restart recalls it and finds it in the new conversation\'s prompt', async () => {
     server.script([

@@ -1,5 +1,6 @@
 import type * as Obsidian from 'obsidian';
 import { callHost, fromBase64, toBase64 } from './hostFs.browser';
+import { requestUrlPromise } from './requestUrlPromise';
 
 /**
  * `requestUrl` in a browser page: Obsidian runs it outside the page (no CORS), and so does this
@@ -23,10 +24,5 @@ export const requestUrl: typeof Obsidian.requestUrl = (request) => {
       },
     };
   })();
-  const derived = <T>(pick: (value: Obsidian.RequestUrlResponse) => T): PropertyDescriptor => ({ get: () => response.then(pick) });
-  return Object.defineProperties(response, {
-    arrayBuffer: derived((value) => value.arrayBuffer),
-    text: derived((value) => value.text),
-    json: derived((value): unknown => value.json),
-  }) as Obsidian.RequestUrlResponsePromise;
+  return requestUrlPromise(response);
 };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type * as Obsidian from 'obsidian';
+import { requestUrlPromise } from './requestUrlPromise';
 
 /**
  * Obsidian's `requestUrl` over Node's `http`/`https`, with the behaviour plugins can observe:
@@ -16,14 +17,7 @@ import type * as Obsidian from 'obsidian';
  */
 export const requestUrl: typeof Obsidian.requestUrl = (request) => {
   const param = typeof request === 'string' ? { url: request } : request;
-  const response = send(param);
-  const derived = <T>(pick: (value: Obsidian.RequestUrlResponse) => T): PropertyDescriptor => ({ get: () => response.then(pick) });
-  // Getters, so a rejected request leaves no unhandled rejection behind in the derived promises.
-  return Object.defineProperties(response, {
-    arrayBuffer: derived((value) => value.arrayBuffer),
-    text: derived((value) => value.text),
-    json: derived((value): unknown => value.json),
-  }) as Obsidian.RequestUrlResponsePromise;
+  return requestUrlPromise(send(param));
 };
 
 function send(param: Obsidian.RequestUrlParam): Promise<Obsidian.RequestUrlResponse> {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ask, countTokens, openVault } from '../../dist/recursa.mjs';
 import { generateVault } from './generateVault.mjs';
+import { comparisonTable, median, percentile } from './benchTools.mjs';
 
 const NOTES = 10_000;
 const SEED = 20240611;
@@ -133,14 +134,6 @@ let systemPrompt = '';
 function check(condition, message) {
   if (!condition) throw new Error(`Correctness check failed: ${message}`);
 }
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-};
 const sum = (values) => values.reduce((a, b) => a + b, 0);
 const log = (text) => console.error(`[agent bench] ${text}`);
 
@@ -261,10 +254,8 @@ const started = performance.now();
 const root = await mkdtemp(join(tmpdir(), 'recursa-agent-bench-'));
 const vault = join(root, 'vault');
 const server = await startModelServer();
-const rows = [];
+const { rows, compare, print } = comparisonTable();
 const extras = {};
-const compare = (name, ours, target, anchor, anchorName) =>
-  rows.push({ name, ours, target, meetsTarget: target === null ? null : ours < target, anchor, anchorName, ratio: anchor === null ? null : ours / anchor });
 
 let requests;
 let anchors;
@@ -339,14 +330,7 @@ compare(`chunk → think event, p95`, percentile(latencies, 0.95), TARGETS.chunk
 
 const ms = (value) => (value < 1 ? value.toFixed(3) : value.toFixed(1));
 console.log(`Agent loop on a ${NOTES.toLocaleString('en')}-note vault, instant scripted model, median of ${RUNS} requests\n`);
-console.log('| operation | ours (ms) | target | anchor | anchor (ms) | ours / anchor |');
-console.log('|---|---:|---|---|---:|---:|');
-for (const row of rows) {
-  const target = row.target === null ? '—' : `< ${row.target} ms ${row.meetsTarget ? '✓' : '✗'}`;
-  const anchor = row.anchor === null ? '—' : ms(row.anchor);
-  const ratio = row.ratio === null ? '—' : `${row.ratio.toFixed(1)}×`;
-  console.log(`| ${row.name} | ${ms(row.ours)} | ${target} | ${row.anchorName} | ${anchor} | ${ratio} |`);
-}
+print();
 
 const PHASES = [
   ['wall', 'turn wall'],

@@ -10,6 +10,7 @@
 // benchmarks of full-text search, whose cost depends on the number of distinct terms.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eachLimited } from './benchTools.mjs';
 
 /** 50 folders: 10 at the top, 30 one level down, 10 two levels down. */
 export const FOLDERS = [
@@ -528,17 +529,6 @@ function noteText(rng, plan, self, vocab) {
   return text;
 }
 
-/** Runs `task` over `items` with at most `limit` in flight. */
-async function eachLimited(items, limit, task) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await task(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 /**
  * Writes a vault of `notes` notes into `dir` (created if missing; should be empty). `vocabulary` is

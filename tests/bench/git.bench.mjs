@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import git from 'isomorphic-git';
 import { GIT_ROOT, NodeVaultPort, createGitFs, openVault } from '../../dist/recursa.mjs';
 import { generateVault } from './generateVault.mjs';
+import { timeOnce } from './benchTools.mjs';
 
 const RUNS = 5;
 const SEED = 20240611;
@@ -47,11 +48,6 @@ function parseSizes(argv) {
   return sizes.length > 0 ? sizes : [1_000, 10_000];
 }
 
-async function timeOnce(task) {
-  const start = performance.now();
-  const value = await task();
-  return { ms: performance.now() - start, value };
-}
 
 /** `runs` runs of `run(r)`, which returns the milliseconds it measured (setup stays outside its timer). */
 async function sample(run, runs = RUNS) {

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { GraphIndex, NodeVaultPort, walkFiles } from '../../dist/recursa.mjs';
 import { generateVault } from './generateVault.mjs';
+import { eachLimited, percentile, timeOnce } from './benchTools.mjs';
 
 const SEED = 20240611;
 const CACHE_FILE = '.obsidian/plugins/recursa/graph-index.json';
@@ -87,17 +88,6 @@ function check(condition, message) {
   if (!condition) throw new Error(`Correctness check failed: ${message}`);
 }
 
-async function timeOnce(task) {
-  const start = performance.now();
-  const value = await task();
-  return { ms: performance.now() - start, value };
-}
-
-/** Nearest-rank percentile of unsorted samples. */
-function percentile(samples, q) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
 const stats = (samples) => ({
   p50: percentile(samples, 0.5),
   p95: percentile(samples, 0.95),
@@ -140,17 +130,6 @@ function firstDifference(a, b) {
 
 const heapMB = () => process.memoryUsage().heapUsed / 1048576;
 
-/** Runs `task` over `items` with at most `limit` in flight. */
-async function eachLimited(items, limit, task) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await task(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 // --- the anchors -------------------------------------------------------------------------------
 

@@ -4,23 +4,12 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { countTokens, normalizeVaultPath, DEFAULT_PATH_POLICY, openVault } from '../../dist/recursa.mjs';
+import { medianTime as median } from './benchTools.mjs';
 
 const NOTES = 500;
 const note = (i) => `---\ntags: [bench, n${i}]\n---\n# Note ${i}\n\n${'Some prose about [[Note ' + (i + 1) + ']] and #topic. '.repeat(20)}\n`;
 
-/** Median wall time of `runs` runs of `task`, in milliseconds. */
-async function median(task, runs = 5) {
-  const times = [];
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    await task(r);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'recursa-bench-'));
 const { mem, close } = await openVault(dir, { watch: false });

@@ -8,9 +8,9 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { openVault } from '../../dist/recursa.mjs';
 import { createRng, generateVault } from './generateVault.mjs';
+import { percentile, timeOnce } from './benchTools.mjs';
 
 const SEED = 20240611;
 const RUNS = 5;
@@ -26,23 +26,13 @@ function parseSizes(argv) {
   return sizes.length > 0 ? sizes : [1_000, 10_000];
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-};
-
-async function time(fn) {
-  const start = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - start, value };
-}
 
 /** Median and p95 of `fn` over every query, each run `RUNS` times after a warm-up. */
 async function measure(queries, fn) {
   const times = [];
   for (const query of queries) {
     await fn(query);
-    for (let r = 0; r < RUNS; r++) times.push((await time(() => fn(query))).ms);
+    for (let r = 0; r < RUNS; r++) times.push((await timeOnce(() => fn(query))).ms);
   }
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
 }
@@ -90,13 +80,13 @@ async function benchSize(memories, lines) {
     await mkdir(join(dir, '.obsidian'), { recursive: true });
     const opened = await openVault(dir, { watch: false, git: false });
     const rng = createRng(SEED + memories);
-    const written = await time(async () => {
+    const written = await timeOnce(async () => {
       for (let i = 0; i < memories; i++) {
         const content = Array.from({ length: rng.int(1, 4) }, () => rng.pick(lines)).join(' ');
         await opened.mem.remember(content, [rng.pick(TAGS), ...(rng.next() < 0.3 ? [rng.pick(TAGS)] : [])]);
       }
     });
-    const built = await time(() => opened.mem.recall({ query: 'warm up' }));
+    const built = await timeOnce(() => opened.mem.recall({ query: 'warm up' }));
     const folder = join(dir, 'Memories');
     const rows = {
       memories,

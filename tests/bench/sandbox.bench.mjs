@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import vm from 'node:vm';
 import esbuild from 'esbuild';
 import { DEFAULT_RUN_LIMITS, Sandbox, createNodeSandboxWorker, openVault } from '../../dist/recursa.mjs';
+import { comparisonTable, medianTime as median } from './benchTools.mjs';
 
 const FIRST_RUNS = 10;
 const WARM_RUNS = 200;
@@ -39,17 +40,6 @@ async function loadPrepareCode() {
   return module.exports.prepareCode;
 }
 
-/** Median wall time of `runs` runs of `task`, in milliseconds. */
-async function median(task, runs) {
-  const times = [];
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    await task(r);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
 
 /** Fails the bench loudly if a run did not do what it measures. */
 function check(result, what) {
@@ -69,9 +59,7 @@ const started = performance.now();
 const dir = await mkdtemp(join(tmpdir(), 'recursa-sandbox-bench-'));
 const { mem, close } = await openVault(dir, { watch: false, git: false });
 await mem.writeFile('a.md', '# A\n');
-const rows = [];
-const compare = (name, ours, target, anchor, anchorName) =>
-  rows.push({ name, ours, target, meetsTarget: target === null ? null : ours < target, anchor, anchorName, ratio: anchor === null ? null : ours / anchor });
+const { rows, compare, print } = comparisonTable();
 
 /** The anchor: a fresh `vm` context with the same globals the Compartment gets, `mem` called in-process. */
 const vmContext = () => {
@@ -133,15 +121,7 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-const ms = (value) => (value < 1 ? value.toFixed(3) : value.toFixed(1));
-console.log('| operation | ours (ms) | target | anchor | anchor (ms) | ours / anchor |');
-console.log('|---|---:|---|---|---:|---:|');
-for (const row of rows) {
-  const target = row.target === null ? '—' : `< ${row.target} ms ${row.meetsTarget ? '✓' : '✗'}`;
-  const anchor = row.anchor === null ? '—' : ms(row.anchor);
-  const ratio = row.ratio === null ? '—' : `${row.ratio.toFixed(1)}×`;
-  console.log(`| ${row.name} | ${ms(row.ours)} | ${target} | ${row.anchorName} | ${anchor} | ${ratio} |`);
-}
+print();
 const totalSeconds = (performance.now() - started) / 1000;
 console.log(`\nwhole sandbox bench: ${totalSeconds.toFixed(1)} s`);
 const out = join('tests', 'bench', 'results');

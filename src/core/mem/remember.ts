@@ -35,12 +35,32 @@ export async function remember(ctx: MemContext, content: string, tags?: string[]
   }
   const folder = requirePath(folderPath(ctx.options.memoryFolder), ctx.policy, { allowRoot: true });
   const now = new Date();
+  // Memories of the same second differ by a random suffix; one taken by a call still writing
+  // (its note not on disk yet) counts as taken, or two calls could draw it and one note be lost.
+  const pending = pendingPaths(ctx.vault);
   let path = memoryNotePath(folder, now);
-  for (let attempt = 0; (await ctx.vault.stat(path)) !== null; attempt++) {
+  for (let attempt = 0; pending.has(path) || (await ctx.vault.stat(path)) !== null || pending.has(path); attempt++) {
     if (attempt >= 8) throw new InvalidArgumentError('content', 'a memory the vault has room for', `${path} and every other name tried already exist`);
     path = memoryNotePath(folder, now);
   }
   path = requirePath(path, ctx.policy);
+  pending.add(path);
+  try {
+    return await writeMemory(ctx, path, now, text, tags);
+  } finally {
+    pending.delete(path);
+  }
+}
+
+const pendingByVault = new WeakMap<object, Set<string>>();
+
+function pendingPaths(vault: object): Set<string> {
+  let pending = pendingByVault.get(vault);
+  if (pending === undefined) pendingByVault.set(vault, (pending = new Set()));
+  return pending;
+}
+
+async function writeMemory(ctx: MemContext, path: string, now: Date, text: string, tags: string[] | undefined): Promise<{ id: string; path: string }> {
   const id = newMemoryId();
   const body = ctx.options.logseq ? asLogseqBlock(text) : text;
   const note = renderMemoryNote({ id, timestamp: now.toISOString(), tags: normalizeTags(tags ?? []), source: await sourceOf(ctx), content: body });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openVault } from '../../../../src/node/openVault';
 import { gitCli } from '../../../helpers/gitCli';
 import { RUNTIMES, useMemFixture } from '../../../helpers/memHarness';
@@ -29,6 +29,25 @@ describe.each(RUNTIMES)('remember ($name)', (runtime) => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => vault.mem.remember(`Memory ${i}`)));
     expect(new Set(results.map((result) => result.path)).size).toBe(10);
     expect(new Set(results.map((result) => result.id)).size).toBe(10);
+  });
+
+  it('never gives two concurrent memories the same note when both draw the same name', async () => {
+    // The first two draws (each call's first name suffix) are equal; later ones are random.
+    const real = crypto.getRandomValues.bind(crypto);
+    let draws = 0;
+    const spy = vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      draws += 1;
+      if (draws <= 2 && array instanceof Uint8Array) return array.fill(7) as T;
+      return real(array as Exclude<T, null> & Uint8Array) as T;
+    });
+    try {
+      const results = await Promise.all([vault.mem.remember('First of the second'), vault.mem.remember('Second of the second')]);
+      expect(new Set(results.map((result) => result.path)).size).toBe(2);
+      expect(await vault.disk(results[0]?.path ?? '')).toContain('First of the second');
+      expect(await vault.disk(results[1]?.path ?? '')).toContain('Second of the second');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   describe('with hostile arguments', () => {

@@ -1,10 +1,14 @@
 import type { VaultChange, VaultPort } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
+import { StringPool } from '../util/ownedString';
+import type { PackedArray } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
-import { parseNote, type ParsedNote } from './parseNote';
-import { encodeTermCounts, FullTextIndex, type FullTextDocument } from './fullTextIndex';
-import { LinkGraph } from './linkGraph';
+import { parseNote, type NoteProperty, type ParsedNote } from './parseNote';
+import { FullTextBuilder, FullTextIndex, type FullTextDocument } from './fullTextIndex';
+import { FIELD_COUNT } from './postings';
+import { TermDictionary } from './termDictionary';
+import { LinkGraph, type LinkRef } from './linkGraph';
 import { loadRecords, saveRecords } from './savedRecords';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
 
@@ -31,23 +35,44 @@ export interface SearchHit {
   snippet: string;
 }
 
+/** What the index keeps of a note's structure (`parseNote` finds more), its strings shared through a `StringPool`. */
+interface NoteFacts {
+  links: readonly LinkRef[];
+  tags: readonly { tag: string; line: number }[];
+  properties: readonly NoteProperty[];
+  aliases: readonly string[];
+  /** Where the body starts in the text, after the frontmatter. */
+  bodyStart: number;
+}
+
 interface IndexedNote {
   path: string;
-  text: string;
-  parsed: ParsedNote;
+  /** The note's text as UTF-8: half the memory of a JavaScript string (two bytes a character once one is outside Latin-1). */
+  bytes: Uint8Array;
+  facts: NoteFacts;
   /** The file's size and mtime when read, to find notes changed while the app was closed. */
   size: number;
   mtime: number;
 }
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 /**
- * A note as saved (`saveRecords`, one record per note): with its body's terms and their counts
- * (`encodeTermCounts`), so a load need not split every body again.
+ * A note as saved (`saveRecords`, one record per note, in the order of the saved arrays): its
+ * text is in the arrays (`SavedArrays`), with the full-text postings.
  */
-type SavedNote = IndexedNote & { terms: string };
+type SavedNote = Omit<IndexedNote, 'bytes'>;
+
+/**
+ * The typed arrays saved beside the notes, in this order: note `i`'s text is `texts` from
+ * `textStarts[i]` up to `textStarts[i + 1]` (UTF-8); then the full-text index's field lengths,
+ * dictionary (UTF-8, a term per line), and postings.
+ */
+const SAVED_ARRAYS = ['textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies'] as const;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 const SNIPPET_CHARS = 160;
 const PARALLEL_READS = 16;
@@ -63,6 +88,7 @@ export class GraphIndex {
   private readonly links = new LinkGraph();
   private readonly dirty = new Set<string>();
   private fullText = FullTextIndex.empty();
+  private readonly strings = new StringPool();
   private built: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
@@ -118,8 +144,8 @@ export class GraphIndex {
   async notesIn(folder: string): Promise<{ path: string; mtime: number; properties: readonly { key: string; value: string; source: string }[] }[]> {
     await this.current();
     const prefix = folder === '' ? '' : `${folder.replace(/\/+$/, '')}/`;
-    const found: { path: string; mtime: number; properties: ParsedNote['properties'] }[] = [];
-    for (const note of this.notes.values()) if (note.path.startsWith(prefix)) found.push({ path: note.path, mtime: note.mtime, properties: note.parsed.properties });
+    const found: { path: string; mtime: number; properties: NoteFacts['properties'] }[] = [];
+    for (const note of this.notes.values()) if (note.path.startsWith(prefix)) found.push({ path: note.path, mtime: note.mtime, properties: note.facts.properties });
     return found;
   }
 
@@ -134,7 +160,17 @@ export class GraphIndex {
     const links = this.links;
     function* queryable(notes: Iterable<IndexedNote>): Generator<QueryableNote> {
       for (const note of notes) {
-        yield { path: note.path, text: note.text, properties: note.parsed.properties, tags: note.parsed.tags, outgoing: links.outgoingOf(note.path) as QueryableNote['outgoing'] };
+        let text: string | undefined;
+        yield {
+          path: note.path,
+          // Decoded only for the notes a query needs the text of (content terms, matched lines).
+          get text() {
+            return (text ??= textOf(note));
+          },
+          properties: note.facts.properties,
+          tags: note.facts.tags,
+          outgoing: links.outgoingOf(note.path),
+        };
       }
     }
     return evaluateQuery(node, { notes: () => queryable(this.notes.values()), resolve: (target, from) => links.resolve(target, from) });
@@ -150,7 +186,7 @@ export class GraphIndex {
       filter: (path) => {
         if (folder !== undefined && folder !== '' && !path.startsWith(`${folder}/`)) return false;
         if (tags.length === 0) return true;
-        const noteTags = this.notes.get(path)?.parsed.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
+        const noteTags = this.notes.get(path)?.facts.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
         return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
       },
     });
@@ -160,7 +196,7 @@ export class GraphIndex {
     ranked.sort((a, b) => b.score - a.score || compareCodePoints(a.path, b.path));
     return ranked.slice(0, limit).map(({ path, score, terms }) => {
       const note = this.notes.get(path);
-      return { path, score, snippet: snippetOf(note === undefined ? '' : note.text.slice(note.parsed.bodyStart), terms) };
+      return { path, score, snippet: snippetOf(note === undefined ? '' : textOf(note).slice(note.facts.bodyStart), terms) };
     });
   }
 
@@ -170,17 +206,41 @@ export class GraphIndex {
     if (file === undefined) return false;
     await this.current();
     const slicer = new Slicer(this.options.sliceMs);
+    // Notes and full text as they are at this moment: edits made while this runs change neither
+    // list, and a note saved as it was is re-read on the next start, its mtime having changed.
     const notes = [...this.notes.values()];
-    // Each note is its own (consistent) record, so edits made while this runs are safe: a note
-    // saved as it was is re-read on the next start, its mtime having changed.
+    const fullText = await this.fullText.toSaved(
+      notes.map((note) => note.path),
+      slicer,
+    );
+    const textStarts = new Uint32Array(notes.length + 1);
+    notes.forEach((note, i) => (textStarts[i + 1] = (textStarts[i] as number) + note.bytes.length));
+    const saved: Record<(typeof SAVED_ARRAYS)[number], PackedArray> = {
+      textStarts,
+      texts: concatBytes(
+        notes.map((note) => note.bytes),
+        textStarts[notes.length] as number,
+      ),
+      fieldLengths: fullText.fieldLengths,
+      terms: encoder.encode(fullText.postings.dictionary.list().join('\n')),
+      starts: fullText.postings.starts,
+      documents: fullText.postings.documents,
+      frequencies: fullText.postings.frequencies,
+    };
     async function* records(): AsyncGenerator<string> {
-      for (const note of notes) {
-        const saved: SavedNote = { ...note, terms: encodeTermCounts(note.text.slice(note.parsed.bodyStart)) };
+      for (const { path, facts, size, mtime } of notes) {
+        const saved: SavedNote = { path, facts, size, mtime };
         yield JSON.stringify(saved);
         await slicer.maybeYield();
       }
     }
-    await saveRecords(this.vault, file, CACHE_VERSION, records());
+    await saveRecords(
+      this.vault,
+      file,
+      CACHE_VERSION,
+      records(),
+      SAVED_ARRAYS.map((name) => saved[name]),
+    );
     return true;
   }
 
@@ -196,48 +256,62 @@ export class GraphIndex {
     this.options.onProgress?.({ done: 0, total: notes.length });
     const present = new Set(notes);
     for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) this.forget(path);
+    // Without a cache the full text is built as the notes are read: no text waits for it.
+    const fullText = cached === null ? new FullTextBuilder() : null;
     // Several notes at a time: reading is I/O, and one at a time leaves the disk idle.
     for (let at = 0; at < notes.length; at += PARALLEL_READS) {
       const batch = notes.slice(at, at + PARALLEL_READS);
       const texts = await Promise.all(batch.map((path) => this.readIfChanged(path, cached?.get(path))));
       batch.forEach((path, i) => {
         const read = texts[i];
-        if (read === null) this.forget(path);
-        else if (read !== undefined) this.storeNote(path, read.text, read.size, read.mtime);
+        if (read === undefined) return;
+        // With a loaded cache the full-text index exists and takes changes one by one.
+        if (fullText === null) this.applyRead(path, read);
+        else if (read === null) this.forget(path);
+        else fullText.add(fullTextDocument(path, this.storeNote(path, read.text, read.size, read.mtime), read.text));
       });
       if (await slicer.maybeYield()) this.options.onProgress?.({ done: at + batch.length, total: notes.length });
     }
     await this.links.resolveAll(slicer);
-    const savedTerms = new Map<string, string>();
-    for (const [path, note] of cached ?? []) if (typeof note.terms === 'string' && this.notes.get(path) === note) savedTerms.set(path, note.terms);
-    this.fullText = await FullTextIndex.build(
-      (function* (all: Iterable<IndexedNote>) {
-        for (const note of all) yield { ...fullTextDocument(note), bodyTerms: savedTerms.get(note.path) };
-      })(this.notes.values()),
-      slicer,
-    );
-    for (const note of this.notes.values()) delete (note as Partial<SavedNote>).terms;
+    if (fullText !== null) this.fullText = await fullText.finish(slicer);
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
   /**
    * Loads the saved index, if there is a readable one of this version: its notes, with the size
-   * and mtime they had. Anything unreadable means a full rebuild, never an error.
+   * and mtime they had, and its full-text index. Anything unreadable means a full rebuild, never
+   * an error.
    */
-  private async loadCache(slicer: Slicer): Promise<Map<string, SavedNote> | null> {
+  private async loadCache(slicer: Slicer): Promise<Map<string, IndexedNote> | null> {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
-    const records = await loadRecords(this.vault, file, CACHE_VERSION, slicer);
-    if (records === null || !records.every(isSavedNote)) return null;
-    const loaded = new Map<string, SavedNote>();
-    for (const note of records) loaded.set(note.path, note);
-    for (const [path, note] of loaded) {
-      if (!this.links.hasFile(path)) continue;
+    const loaded = await loadRecords(this.vault, file, CACHE_VERSION, slicer);
+    if (loaded === null || !loaded.records.every(isSavedNote)) return null;
+    const records = loaded.records;
+    const arrays = savedArrays(loaded.arrays, records.length);
+    if (arrays === null) return null;
+    const dictionary = TermDictionary.ofSorted(termsOf(arrays.terms));
+    if (dictionary === null) return null;
+    const fullText = FullTextIndex.fromSaved({
+      paths: records.map((note) => note.path),
+      fieldLengths: arrays.fieldLengths,
+      postings: { dictionary, starts: arrays.starts, documents: arrays.documents, frequencies: arrays.frequencies },
+    });
+    if (fullText === null) return null;
+    this.fullText = fullText;
+    const notes = new Map<string, IndexedNote>();
+    for (const [i, { path, facts, size, mtime }] of records.entries()) {
+      const note: IndexedNote = { path, facts, size, mtime, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) };
+      notes.set(path, note);
+      if (!this.links.hasFile(path)) {
+        fullText.remove(path);
+        continue;
+      }
       this.notes.set(path, note);
-      this.links.setNote(path, note.parsed.links, note.parsed.aliases);
+      this.links.setNote(path, facts.links, facts.aliases);
       await slicer.maybeYield();
     }
-    return loaded;
+    return notes;
   }
 
   private noteChange(change: VaultChange): void {
@@ -290,7 +364,7 @@ export class GraphIndex {
   }
 
   /** The note's text and stat; `undefined` when the saved copy is current, null when it cannot be read. */
-  private async readIfChanged(path: string, known: IndexedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
+  private async readIfChanged(path: string, known: SavedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
     try {
       const stat = await this.vault.stat(path);
       if (stat === null) return null;
@@ -307,25 +381,25 @@ export class GraphIndex {
       this.forget(path);
       return;
     }
-    const previous = this.notes.get(path);
-    const note = this.storeNote(path, read.text, read.size, read.mtime);
-    if (previous !== undefined) this.fullText.remove(fullTextDocument(previous));
-    this.fullText.add(fullTextDocument(note));
+    const parsed = this.storeNote(path, read.text, read.size, read.mtime);
+    this.fullText.remove(path);
+    this.fullText.add(fullTextDocument(path, parsed, read.text));
   }
 
-  /** Records a note's text and structure (the full-text index is the caller's to update). */
-  private storeNote(path: string, text: string, size: number, mtime: number): IndexedNote {
-    const note: IndexedNote = { path, text, parsed: parseNote(text), size, mtime };
+  /** Records a note's text and structure, and gives its whole parse (the full-text index is the caller's to update). */
+  private storeNote(path: string, text: string, size: number, mtime: number): ParsedNote {
+    const parsed = parseNote(text);
+    const note: IndexedNote = { path, bytes: encoder.encode(text), facts: factsOf(parsed, this.strings), size, mtime };
     this.notes.set(path, note);
-    this.links.setNote(path, note.parsed.links, note.parsed.aliases);
-    return note;
+    this.links.setNote(path, note.facts.links, note.facts.aliases);
+    return parsed;
   }
 
   private forget(path: string): void {
     const note = this.notes.get(path);
     if (note !== undefined) {
       this.notes.delete(path);
-      this.fullText.remove(fullTextDocument(note));
+      this.fullText.remove(path);
     }
     this.links.removeFile(path);
   }
@@ -335,21 +409,62 @@ export class GraphIndex {
 function isSavedNote(value: unknown): value is SavedNote {
   if (typeof value !== 'object' || value === null) return false;
   const note = value as Partial<SavedNote>;
-  const parsed = note.parsed;
+  const facts = note.facts as Partial<Record<keyof NoteFacts, unknown>> | undefined;
+  if (typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return false;
+  if (typeof facts !== 'object' || facts === null || typeof facts.bodyStart !== 'number') return false;
+  const each = (list: unknown, valid: (item: Record<string, unknown>) => boolean): boolean =>
+    Array.isArray(list) && list.every((item) => typeof item === 'object' && item !== null && valid(item as Record<string, unknown>));
   return (
-    typeof note.path === 'string' &&
-    typeof note.text === 'string' &&
-    typeof note.size === 'number' &&
-    typeof note.mtime === 'number' &&
-    typeof parsed === 'object' &&
-    parsed !== null &&
-    typeof parsed.bodyStart === 'number' &&
-    [parsed.links, parsed.tags, parsed.properties, parsed.aliases, parsed.headings].every((list) => Array.isArray(list))
+    each(facts.links, (link) => typeof link.target === 'string' && typeof link.line === 'number') &&
+    each(facts.tags, (tag) => typeof tag.tag === 'string' && typeof tag.line === 'number') &&
+    each(facts.properties, (property) => typeof property.key === 'string' && typeof property.value === 'string' && typeof property.line === 'number' && (property.source === 'frontmatter' || property.source === 'inline')) &&
+    Array.isArray(facts.aliases) &&
+    facts.aliases.every((alias) => typeof alias === 'string')
   );
 }
 
-function fullTextDocument(note: IndexedNote): FullTextDocument {
-  return { path: note.path, title: baseName(note.path), headings: note.parsed.headings.map((heading) => heading.text).join('\n'), body: note.text.slice(note.parsed.bodyStart) };
+function factsOf(parsed: ParsedNote, strings: StringPool): NoteFacts {
+  return {
+    links: parsed.links.map(({ target, line }) => ({ target: strings.intern(target), line })),
+    tags: parsed.tags.map(({ tag, line }) => ({ tag: strings.intern(tag), line })),
+    properties: parsed.properties.map(({ key, value, line, source }) => ({ key: strings.intern(key), value: strings.intern(value), line, source })),
+    aliases: parsed.aliases.map((alias) => strings.intern(alias)),
+    bodyStart: parsed.bodyStart,
+  };
+}
+
+function fullTextDocument(path: string, parsed: ParsedNote, text: string): FullTextDocument {
+  return { path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: text.slice(parsed.bodyStart) };
+}
+
+function textOf(note: IndexedNote): string {
+  return decoder.decode(note.bytes);
+}
+
+/** The full-text dictionary's terms from their saved form (one per line; none when empty). */
+function termsOf(bytes: Uint8Array): string[] {
+  return bytes.length === 0 ? [] : decoder.decode(bytes).split('\n');
+}
+
+function concatBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+/** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */
+function savedArrays(arrays: readonly PackedArray[], notes: number) {
+  if (arrays.length !== SAVED_ARRAYS.length) return null;
+  const [textStarts, texts, fieldLengths, terms, starts, documents, frequencies] = arrays;
+  if (!(textStarts instanceof Uint32Array) || !(texts instanceof Uint8Array) || !(fieldLengths instanceof Uint32Array) || !(terms instanceof Uint8Array)) return null;
+  if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array) || !(frequencies instanceof Uint16Array)) return null;
+  if (textStarts.length !== notes + 1 || textStarts[0] !== 0 || textStarts[notes] !== texts.length || fieldLengths.length !== notes * FIELD_COUNT) return null;
+  for (let i = 1; i <= notes; i += 1) if ((textStarts[i] as number) < (textStarts[i - 1] as number)) return null;
+  return { textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
 }
 
 function isNote(path: string): boolean {

@@ -1,5 +1,7 @@
 import MiniSearch, { type AsPlainObject, type Options as MiniSearchOptions, type SearchResult } from 'minisearch';
 import type { Slicer } from '../util/Slicer';
+import { emptySnapshot, FIELD_COUNT, PostingsBuilder, SortedPostingsWriter, type PostingsSnapshot } from './postings';
+import { TermStore, type AddedTerms } from './termStore';
 
 /** What the full-text index holds of a note: its title, headings and body, as terms. */
 export interface FullTextDocument {
@@ -7,8 +9,6 @@ export interface FullTextDocument {
   title: string;
   headings: string;
   body: string;
-  /** The body's terms as `encodeTermCounts` gave them, when saved earlier: spares splitting the body again. */
-  bodyTerms?: string;
 }
 
 /** A document as MiniSearch receives it: every field already split into terms. */
@@ -68,6 +68,8 @@ const SEARCH_OPTIONS: MiniSearchOptions<TermDocument> = {
   tokenize: (value: unknown) => (typeof value === 'string' ? termsOf(value) : (value as string[])),
   processTerm: (term) => (keepTerm(term) ? term : null),
   searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: 0.2 },
+  // Removed notes are left out as the postings are read (see `TermStore`): nothing to clean up.
+  autoVacuum: false,
 };
 
 export interface FullTextQuery {
@@ -75,47 +77,64 @@ export interface FullTextQuery {
   filter: (path: string) => boolean;
 }
 
+/** A full-text index as saved: its documents in order, their field lengths, and the postings. */
+export interface SavedFullText {
+  /** Document `i` of the postings is the note at `paths[i]`. */
+  paths: readonly string[];
+  /** Each document's number of distinct terms per field, `FIELD_COUNT` numbers per document. */
+  fieldLengths: Uint32Array;
+  postings: PostingsSnapshot;
+}
+
+/** What of MiniSearch's inside this reaches into: its term index and its document tables. */
+interface MiniSearchInternals {
+  _index: AddedTerms;
+  _documentIds: Map<number, string>;
+  _idToShortId: Map<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _nextId: number;
+}
+
 /**
  * Full-text search over notes with MiniSearch: prefix and typo-tolerant, titles and headings
- * weighted above bodies. A whole vault is indexed in bulk (`build`): terms are counted per note
- * with plain maps and each term enters MiniSearch's term tree once, instead of once per word as
- * `add` does — several times faster than adding notes one by one. Later edits add and remove
- * single notes.
+ * weighted above bodies. MiniSearch ranks; the postings it reads live in typed arrays
+ * (`TermStore`): a vault is indexed in bulk into a compact snapshot, and later edits go through
+ * MiniSearch's own `add` and `discard`, on top of it.
  */
 export class FullTextIndex {
-  private constructor(private readonly search: MiniSearch<TermDocument>) {}
+  private constructor(
+    private readonly search: MiniSearch<TermDocument>,
+    private readonly internals: MiniSearchInternals,
+    private readonly saved: SavedFullText,
+  ) {}
 
   static empty(): FullTextIndex {
-    return new FullTextIndex(new MiniSearch<TermDocument>(SEARCH_OPTIONS));
+    return FullTextIndex.fromSaved({ paths: [], fieldLengths: new Uint32Array(0), postings: emptySnapshot() }) as FullTextIndex;
   }
 
   /** Indexes `documents` in one go, pausing through `slicer` so the app stays responsive. */
   static async build(documents: Iterable<FullTextDocument>, slicer: Slicer): Promise<FullTextIndex> {
-    const postings = new Map<string, number[]>();
+    const builder = new FullTextBuilder();
+    for (const document of documents) {
+      builder.add(document);
+      await slicer.maybeYield();
+    }
+    return builder.finish(slicer);
+  }
+
+  /** The index `save` gave, or null when it does not hold together (a damaged cache). */
+  static fromSaved(saved: SavedFullText): FullTextIndex | null {
+    if (!holdsTogether(saved)) return null;
+    const { paths, fieldLengths } = saved;
+    const count = paths.length;
     const documentIds: Record<number, string> = {};
     const fieldLength: Record<number, number[]> = {};
-    const lengthSums = FIELDS.map(() => 0);
-    let count = 0;
-    for (const document of documents) {
-      const shortId = count++;
-      documentIds[shortId] = document.path;
-      const lengths = FIELDS.map((field, fieldId) => {
-        const add = (term: string, frequency: number): boolean => {
-          const list = postings.get(term);
-          if (list === undefined) postings.set(term, [fieldId, shortId, frequency]);
-          // A note's terms arrive together, so a repeat shows at the end of the list (only a damaged save repeats one).
-          else if (list[list.length - 2] === shortId && list[list.length - 3] === fieldId) return false;
-          else list.push(fieldId, shortId, frequency);
-          return true;
-        };
-        if (field === 'body' && document.bodyTerms !== undefined) return forEachTermCount(document.bodyTerms, add);
-        const counts = countTerms(termsOf(document[field]));
-        counts.forEach((frequency, term) => void add(term, frequency));
-        return counts.size;
-      });
-      fieldLength[shortId] = lengths;
-      lengths.forEach((length, fieldId) => (lengthSums[fieldId] = (lengthSums[fieldId] ?? 0) + length));
-      await slicer.maybeYield();
+    const sums = new Array<number>(FIELD_COUNT).fill(0);
+    for (let id = 0; id < count; id += 1) {
+      documentIds[id] = paths[id] as string;
+      const lengths = Array.from(fieldLengths.subarray(id * FIELD_COUNT, (id + 1) * FIELD_COUNT));
+      fieldLength[id] = lengths;
+      lengths.forEach((length, field) => (sums[field] = (sums[field] as number) + length));
     }
     const plain: AsPlainObject = {
       documentCount: count,
@@ -123,98 +142,135 @@ export class FullTextIndex {
       documentIds,
       fieldIds: Object.fromEntries(FIELDS.map((field, fieldId) => [field, fieldId])),
       fieldLength,
-      averageFieldLength: lengthSums.map((sum) => (count === 0 ? 0 : sum / count)),
+      averageFieldLength: sums.map((sum) => (count === 0 ? 0 : sum / count)),
       storedFields: {},
       dirtCount: 0,
       index: [],
       serializationVersion: 2,
     };
     const search = MiniSearch.loadJS<TermDocument>(plain, SEARCH_OPTIONS);
-    const terms = termTree(search);
-    if (terms === null) {
-      // Not the MiniSearch this was written for: the public, all-at-once way.
-      plain.index = [...entriesOf(postings)];
-      return new FullTextIndex(MiniSearch.loadJS<TermDocument>(plain, SEARCH_OPTIONS));
-    }
-    // `loadJSAsync` would pause with a timer every thousand postings (thousands of pauses, each a
-    // millisecond or more); filling the term tree directly pauses only when a slice is used up.
-    for (const [term, list] of postings) {
-      postings.delete(term);
-      const fields = new Map<number, Map<number, number>>();
-      for (let at = 0; at < list.length; at += 3) {
-        const fieldId = list[at] as number;
-        let notes = fields.get(fieldId);
-        if (notes === undefined) fields.set(fieldId, (notes = new Map<number, number>()));
-        notes.set(list[at + 1] as number, list[at + 2] as number);
-      }
-      terms.set(term, fields);
-      await slicer.maybeYield();
-    }
-    return new FullTextIndex(search);
+    const internals = internalsOf(search);
+    const store = new TermStore(saved.postings, internals._index, (document) => internals._documentIds.has(document));
+    (internals as unknown as { _index: TermStore })._index = store;
+    return new FullTextIndex(search, internals, saved);
   }
 
   add(document: FullTextDocument): void {
     this.search.add(termDocument(document));
   }
 
-  /** Takes out a note as it was indexed: `document` must be the one given to `add` or `build`. */
-  remove(document: FullTextDocument): void {
-    if (this.search.has(document.path)) this.search.remove(termDocument(document));
+  /** Takes the note out; its postings are skipped from now on (see `TermStore`). */
+  remove(path: string): void {
+    if (this.search.has(path)) this.search.discard(path);
   }
 
   query(text: string, options: FullTextQuery): SearchResult[] {
     return this.search.search(text, { fuzzy: options.fuzzy, filter: (result) => options.filter(result.id as string) });
   }
+
+  /**
+   * The index to save, with its documents in the order of `paths` (which must be exactly the
+   * indexed notes, as `has` sees them now). Unchanged since the build or load, that is the
+   * snapshot as it is; otherwise the live postings are gathered into a new one.
+   */
+  async toSaved(paths: readonly string[], slicer: Slicer): Promise<SavedFullText> {
+    const { _documentIds: documentIds, _idToShortId: shortIds, _fieldLength: fieldLength } = this.internals;
+    const base = this.saved;
+    const unchanged = this.internals._nextId === base.paths.length && documentIds.size === base.paths.length && paths.every((path, i) => base.paths[i] === path);
+    if (unchanged) return base;
+    // Taken now, before any pause: edits during the save change what is live, not this numbering.
+    const rank = new Map<number, number>();
+    const fieldLengths = new Uint32Array(paths.length * FIELD_COUNT);
+    paths.forEach((path, i) => {
+      const shortId = shortIds.get(path);
+      if (shortId === undefined) throw new Error(`The full-text index does not hold ${path}.`);
+      rank.set(shortId, i);
+      fieldLengths.set(fieldLength.get(shortId) ?? [], i * FIELD_COUNT);
+    });
+    const writer = new SortedPostingsWriter();
+    const store = (this.internals as unknown as { _index: TermStore })._index;
+    for (const term of store.terms()) {
+      const fields = [...(store.get(term) ?? [])].reduce<[number, number][][]>((byField, [field, postings]) => {
+        const ranked: [number, number][] = [];
+        for (const [shortId, frequency] of postings) {
+          const id = rank.get(shortId);
+          if (id !== undefined) ranked.push([id, frequency]);
+        }
+        byField[field] = ranked.sort((a, b) => a[0] - b[0]);
+        return byField;
+      }, []);
+      if (fields.some((postings) => postings.length > 0)) writer.addTerm(term, fields);
+      await slicer.maybeYield();
+    }
+    const postings = await writer.finish(slicer);
+    if (postings === null) throw new Error('The full-text index listed its terms out of order.');
+    return { paths: [...paths], fieldLengths, postings };
+  }
+
+  has(path: string): boolean {
+    return this.search.has(path);
+  }
+}
+
+/**
+ * Builds a full-text index from documents given one at a time (`FullTextIndex.build` gives them
+ * all at once): so a vault's notes can be indexed as they are read, and their texts let go.
+ */
+export class FullTextBuilder {
+  private readonly postings = new PostingsBuilder();
+  private readonly paths: string[] = [];
+  private readonly lengths: number[] = [];
+
+  add(document: FullTextDocument): void {
+    const id = this.paths.length;
+    this.paths.push(document.path);
+    FIELDS.forEach((field, fieldId) => {
+      const counts = countTerms(termsOf(document[field]));
+      counts.forEach((frequency, term) => this.postings.add(id, fieldId, term, frequency));
+      this.lengths.push(counts.size);
+    });
+  }
+
+  async finish(slicer: Slicer): Promise<FullTextIndex> {
+    const postings = await this.postings.finish(slicer);
+    return FullTextIndex.fromSaved({ paths: this.paths, fieldLengths: Uint32Array.from(this.lengths), postings }) as FullTextIndex;
+  }
+}
+
+function internalsOf(search: MiniSearch<TermDocument>): MiniSearchInternals {
+  const internals = search as unknown as Partial<MiniSearchInternals>;
+  const index = internals._index as Partial<AddedTerms> | undefined;
+  if (
+    typeof index?.fetch !== 'function' ||
+    typeof index.fuzzyGet !== 'function' ||
+    typeof index.atPrefix !== 'function' ||
+    !(internals._documentIds instanceof Map) ||
+    !(internals._idToShortId instanceof Map) ||
+    !(internals._fieldLength instanceof Map) ||
+    typeof internals._nextId !== 'number'
+  ) {
+    throw new Error('This MiniSearch keeps its index differently from the version the full-text index was written for.');
+  }
+  return internals as MiniSearchInternals;
+}
+
+/** Whether saved postings can be trusted to index (sizes agree, every posting names a document). */
+function holdsTogether({ paths, fieldLengths, postings }: SavedFullText): boolean {
+  const { dictionary, starts, documents, frequencies } = postings;
+  if (fieldLengths.length !== paths.length * FIELD_COUNT || new Set(paths).size !== paths.length) return false;
+  if (starts.length !== dictionary.size * FIELD_COUNT + 1 || starts[0] !== 0 || starts[starts.length - 1] !== documents.length) return false;
+  if (frequencies.length !== documents.length) return false;
+  for (let i = 1; i < starts.length; i += 1) if ((starts[i] as number) < (starts[i - 1] as number)) return false;
+  for (const document of documents) if (document >= paths.length) return false;
+  return true;
 }
 
 function termDocument(document: FullTextDocument): TermDocument {
   return { id: document.path, title: termsOf(document.title), headings: termsOf(document.headings), body: termsOf(document.body) };
 }
 
-/** The terms of `text` with their counts, as one compact string (`term term:3 …`) for saving. */
-export function encodeTermCounts(text: string): string {
-  const parts: string[] = [];
-  for (const [term, count] of countTerms(termsOf(text))) parts.push(count === 1 ? term : `${term}:${count}`);
-  return parts.join(' ');
-}
-
-/**
- * Calls `use` with each term of an `encodeTermCounts` string and its count; `use` says whether it
- * took the term (not a repeat). Returns how many it took.
- */
-function forEachTermCount(encoded: string, use: (term: string, count: number) => boolean): number {
-  if (encoded === '') return 0;
-  let taken = 0;
-  // Terms never hold spaces or colons: both split words.
-  for (const part of encoded.split(' ')) {
-    const colon = part.indexOf(':');
-    const term = colon < 0 ? part : part.slice(0, colon);
-    if (term !== '' && use(term, colon < 0 ? 1 : Math.max(1, Math.trunc(Number(part.slice(colon + 1))) || 1))) taken += 1;
-  }
-  return taken;
-}
-
 function countTerms(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
   return counts;
-}
-
-/**
- * MiniSearch's term tree (term → field → document → frequency), which `loadJS` fills from the
- * serialized entries; null if this MiniSearch keeps it differently. A test checks that an index
- * built this way serializes exactly like one built with `add`.
- */
-function termTree(search: MiniSearch<TermDocument>): { set(term: string, data: Map<number, Map<number, number>>): unknown } | null {
-  const tree = (search as unknown as { _index?: { set?: unknown } })._index;
-  return tree !== undefined && typeof tree.set === 'function' ? (tree as { set(term: string, data: Map<number, Map<number, number>>): unknown }) : null;
-}
-
-/** The postings as MiniSearch's serialized index entries: `[term, {fieldId: {shortId: frequency}}]`. */
-function* entriesOf(postings: Map<string, number[]>): Generator<[string, Record<string, Record<string, number>>]> {
-  for (const [term, list] of postings) {
-    const entry: Record<string, Record<string, number>> = {};
-    for (let at = 0; at < list.length; at += 3) (entry[String(list[at])] ??= {})[String(list[at + 1])] = list[at + 2] as number;
-    yield [term, entry];
-  }
 }

@@ -75,11 +75,11 @@ export interface QueryableNote {
   /** The note's vault path. */
   path: string;
   /** The note's properties; a list property appears once per item. */
-  properties: { key: string; value: string; line: number }[];
+  properties: readonly { key: string; value: string; line: number }[];
   /** Resolved outgoing link targets (vault paths) with the line of each link. */
-  outgoing: { target: string; line: number }[];
+  outgoing: readonly { target: string; line: number }[];
   /** The note's tags, with or without the leading `#`. */
-  tags: { tag: string; line: number }[];
+  tags: readonly { tag: string; line: number }[];
   /** The note's text, for content matches and for reporting matched lines. */
   text: string;
 }

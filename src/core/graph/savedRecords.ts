@@ -1,5 +1,6 @@
 import type { VaultPort } from '../ports';
 import { readTextIfExists } from '../ports';
+import { packArrays, unpackArrays, type PackedArray } from '../util/packedArrays';
 import type { Slicer } from '../util/Slicer';
 
 /** Records per part file: each part is read and decoded in one go, so parts stay a few MB. */
@@ -7,9 +8,17 @@ const RECORDS_PER_PART = 1000;
 
 interface Header {
   version: number;
-  /** Ties the parts to this header: parts left from another save are not mixed in. */
+  /** Ties the parts and the arrays to this header: files left from another save are not mixed in. */
   generation: string;
   parts: number;
+  /** Whether typed arrays were saved beside the records (`arraysPath`). */
+  arrays?: boolean;
+}
+
+/** What `loadRecords` gives back: the records in order, and the typed arrays saved with them. */
+export interface LoadedRecords {
+  records: unknown[];
+  arrays: PackedArray[];
 }
 
 /** `graph-index.json` → `graph-index.3.jsonl`. */
@@ -17,14 +26,19 @@ function partPath(file: string, part: number): string {
   return `${file.replace(/\.json$/i, '')}.${part}.jsonl`;
 }
 
+/** `graph-index.json` → `graph-index.bin`. */
+function arraysPath(file: string): string {
+  return `${file.replace(/\.json$/i, '')}.bin`;
+}
+
 /**
  * Saves records (each one JSON text, without line breaks) as a small header file and numbered
- * JSON Lines parts beside it. Parts keep every string the app handles small — one string for a
- * whole large vault's index would exceed what JavaScript strings can hold — and the header is
- * written last, so a save cut short leaves the previous header pointing at parts of another
- * generation, which `loadRecords` then refuses.
+ * JSON Lines parts beside it, and typed arrays (if any) in one binary file. Parts keep every
+ * string the app handles small — one string for a whole large vault's index would exceed what
+ * JavaScript strings can hold — and the header is written last, so a save cut short leaves the
+ * previous header pointing at files of another generation, which `loadRecords` then refuses.
  */
-export async function saveRecords(vault: VaultPort, file: string, version: number, records: AsyncIterable<string>): Promise<void> {
+export async function saveRecords(vault: VaultPort, file: string, version: number, records: AsyncIterable<string>, arrays: readonly PackedArray[] = []): Promise<void> {
   const generation = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   let parts = 0;
   let lines = [JSON.stringify({ generation })];
@@ -38,22 +52,31 @@ export async function saveRecords(vault: VaultPort, file: string, version: numbe
     if (lines.length > RECORDS_PER_PART) await flush();
   }
   if (lines.length > 1 || parts === 0) await flush();
-  const header: Header = { version, generation, parts };
+  if (arrays.length > 0) await vault.writeBinary(arraysPath(file), packArrays([new TextEncoder().encode(generation), ...arrays]));
+  const header: Header = { version, generation, parts, arrays: arrays.length > 0 };
   await vault.write(file, JSON.stringify(header));
   // Parts beyond this save's, from an earlier and larger one.
   for (let stale = parts; await vault.exists(partPath(file, stale)); stale += 1) await vault.remove(partPath(file, stale));
+  if (arrays.length === 0 && (await vault.exists(arraysPath(file)))) await vault.remove(arraysPath(file));
 }
 
 /**
- * The records `saveRecords` wrote with this `version`, parsed, in order; null when there are none,
- * they are of another version, or any part is missing, foreign or damaged.
+ * The records and arrays `saveRecords` wrote with this `version`, in order; null when there are
+ * none, they are of another version, or any file is missing, foreign or damaged.
  */
-export async function loadRecords(vault: VaultPort, file: string, version: number, slicer: Slicer): Promise<unknown[] | null> {
+export async function loadRecords(vault: VaultPort, file: string, version: number, slicer: Slicer): Promise<LoadedRecords | null> {
   try {
     const text = await readTextIfExists(vault, file);
     if (text === null) return null;
     const header = JSON.parse(text) as Partial<Header>;
     if (header.version !== version || typeof header.generation !== 'string' || typeof header.parts !== 'number') return null;
+    let arrays: PackedArray[] = [];
+    if (header.arrays === true) {
+      const unpacked = unpackArrays(await vault.readBinary(arraysPath(file)));
+      const [generation, ...rest] = unpacked ?? [];
+      if (!(generation instanceof Uint8Array) || new TextDecoder().decode(generation) !== header.generation) return null;
+      arrays = rest;
+    }
     const records: unknown[] = [];
     for (let part = 0; part < header.parts; part += 1) {
       const partText = await readTextIfExists(vault, partPath(file, part));
@@ -65,7 +88,7 @@ export async function loadRecords(vault: VaultPort, file: string, version: numbe
         await slicer.maybeYield();
       }
     }
-    return records;
+    return { records, arrays };
   } catch {
     return null;
   }

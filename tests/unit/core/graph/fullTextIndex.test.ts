@@ -57,7 +57,7 @@ describe('the full-text index', () => {
           if (document === undefined) continue;
           const edited: FullTextDocument = { ...document, body: replacement };
           for (const index of [bulk, oneByOne]) {
-            index.remove(document);
+            index.remove(document.path);
             index.add(edited);
           }
           current.set(document.path, edited);

@@ -46,20 +46,23 @@ function resolverFor(paths: readonly string[]): (target: string, fromPath: strin
  * and tags.
  */
 function indexNote(path: string, lines: string[], resolve: (target: string, fromPath: string) => string | null): QueryableNote {
-  const note: QueryableNote = { path, properties: [], outgoing: [], tags: [], text: lines.join('\n') };
+  const properties: { key: string; value: string; line: number }[] = [];
+  const outgoing: { target: string; line: number }[] = [];
+  const tags: { tag: string; line: number }[] = [];
+  const note: QueryableNote = { path, properties, outgoing, tags, text: lines.join('\n') };
   const frontmatterEnd = lines[0] === '---' ? lines.indexOf('---', 1) : -1;
   lines.forEach((line, i) => {
     if (i > 0 && i < frontmatterEnd) {
       const property = /^([^:]+):\s*(.*)$/.exec(line);
-      if (property) note.properties.push({ key: property[1] ?? '', value: property[2] ?? '', line: i });
+      if (property) properties.push({ key: property[1] ?? '', value: property[2] ?? '', line: i });
       return;
     }
     if (i <= frontmatterEnd) return;
     for (const link of line.matchAll(/\[\[([^\]|#]+)[^\]]*\]\]/g)) {
       const text = link[1] ?? '';
-      note.outgoing.push({ target: resolve(text, path) ?? `${text}.md`, line: i });
+      outgoing.push({ target: resolve(text, path) ?? `${text}.md`, line: i });
     }
-    for (const found of line.matchAll(/(?:^|\s)#([\w/-]+)/g)) note.tags.push({ tag: `#${found[1] ?? ''}`, line: i });
+    for (const found of line.matchAll(/(?:^|\s)#([\w/-]+)/g)) tags.push({ tag: `#${found[1] ?? ''}`, line: i });
   });
   return note;
 }

@@ -1,0 +1,23 @@
+/**
+ * A copy of `text` that shares no memory with a larger string. A substring of a note can keep the
+ * whole note alive (JavaScript engines slice strings without copying), so strings an index keeps
+ * are copied once. Short ones are copied by the engines themselves.
+ */
+export function ownedString(text: string): string {
+  // Through JSON, not UTF-8: a lone surrogate survives it unchanged.
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** One copy of each distinct string kept (`ownedString`): link targets, tags and keys repeat across notes. */
+export class StringPool {
+  private readonly strings = new Map<string, string>();
+
+  intern(text: string): string {
+    let kept = this.strings.get(text);
+    if (kept === undefined) {
+      kept = ownedString(text);
+      this.strings.set(kept, kept);
+    }
+    return kept;
+  }
+}

@@ -35,11 +35,11 @@ describe.each(RUNTIMES)('remember ($name)', (runtime) => {
     // The first two draws (each call's first name suffix) are equal; later ones are random.
     const real = crypto.getRandomValues.bind(crypto);
     let draws = 0;
-    const spy = vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+    const fill = (array: Uint8Array): Uint8Array => {
       draws += 1;
-      if (draws <= 2 && array instanceof Uint8Array) return array.fill(7) as T;
-      return real(array as Exclude<T, null> & Uint8Array) as T;
-    });
+      return draws <= 2 ? array.fill(7) : real(array);
+    };
+    const spy = vi.spyOn(crypto, 'getRandomValues').mockImplementation(fill as typeof crypto.getRandomValues);
     try {
       const results = await Promise.all([vault.mem.remember('First of the second'), vault.mem.remember('Second of the second')]);
       expect(new Set(results.map((result) => result.path)).size).toBe(2);

@@ -4,11 +4,12 @@ import { compareCodePoints } from '../util/compareCodePoints';
 import { StringPool } from '../util/ownedString';
 import type { PackedArray } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
-import { parseNote, type NoteProperty, type ParsedNote } from './parseNote';
+import { parseNote, type ParsedNote } from './parseNote';
+import { FactsTable, factsOf, loadFacts, type NoteFacts, type SavedFacts } from './noteFacts';
 import { FullTextBuilder, FullTextIndex, type FullTextDocument } from './fullTextIndex';
 import { FIELD_COUNT } from './postings';
 import { TermDictionary } from './termDictionary';
-import { LinkGraph, type LinkRef } from './linkGraph';
+import { LinkGraph } from './linkGraph';
 import { loadRecords, saveRecords } from './savedRecords';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
 
@@ -35,16 +36,6 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** What the index keeps of a note's structure (`parseNote` finds more), its strings shared through a `StringPool`. */
-interface NoteFacts {
-  links: readonly LinkRef[];
-  tags: readonly { tag: string; line: number }[];
-  properties: readonly NoteProperty[];
-  aliases: readonly string[];
-  /** Where the body starts in the text, after the frontmatter. */
-  bodyStart: number;
-}
-
 interface IndexedNote {
   path: string;
   /** The note's text as UTF-8: half the memory of a JavaScript string (two bytes a character once one is outside Latin-1). */
@@ -60,16 +51,22 @@ const CACHE_VERSION = 4;
 
 /**
  * A note as saved (`saveRecords`, one record per note, in the order of the saved arrays): its
- * text is in the arrays (`SavedArrays`), with the full-text postings.
+ * facts as numbers into the saved string table, its text in the arrays (`SAVED_ARRAYS`).
  */
-type SavedNote = Omit<IndexedNote, 'bytes'>;
+interface SavedNote {
+  path: string;
+  size: number;
+  mtime: number;
+  facts: SavedFacts;
+}
 
 /**
- * The typed arrays saved beside the notes, in this order: note `i`'s text is `texts` from
+ * The typed arrays saved beside the notes, in this order: the string table of the notes' facts
+ * (UTF-8 JSON, see `FactsTable`); note `i`'s text is `texts` from
  * `textStarts[i]` up to `textStarts[i + 1]` (UTF-8); then the full-text index's field lengths,
  * dictionary (UTF-8, a term per line), and postings.
  */
-const SAVED_ARRAYS = ['textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies'] as const;
+const SAVED_ARRAYS = ['strings', 'textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies'] as const;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -88,7 +85,7 @@ export class GraphIndex {
   private readonly links = new LinkGraph();
   private readonly dirty = new Set<string>();
   private fullText = FullTextIndex.empty();
-  private readonly strings = new StringPool();
+  private strings = new StringPool();
   private built: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
@@ -215,7 +212,15 @@ export class GraphIndex {
     );
     const textStarts = new Uint32Array(notes.length + 1);
     notes.forEach((note, i) => (textStarts[i + 1] = (textStarts[i] as number) + note.bytes.length));
-    const saved: Record<(typeof SAVED_ARRAYS)[number], PackedArray> = {
+    const table = new FactsTable();
+    const records: string[] = [];
+    for (const { path, facts, size, mtime } of notes) {
+      const saved: SavedNote = { path, size, mtime, facts: table.save(facts) };
+      records.push(JSON.stringify(saved));
+      await slicer.maybeYield();
+    }
+    const arrays: Record<(typeof SAVED_ARRAYS)[number], PackedArray> = {
+      strings: encoder.encode(JSON.stringify(table.strings)),
       textStarts,
       texts: concatBytes(
         notes.map((note) => note.bytes),
@@ -227,19 +232,14 @@ export class GraphIndex {
       documents: fullText.postings.documents,
       frequencies: fullText.postings.frequencies,
     };
-    async function* records(): AsyncGenerator<string> {
-      for (const { path, facts, size, mtime } of notes) {
-        const saved: SavedNote = { path, facts, size, mtime };
-        yield JSON.stringify(saved);
-        await slicer.maybeYield();
-      }
-    }
     await saveRecords(
       this.vault,
       file,
       CACHE_VERSION,
-      records(),
-      SAVED_ARRAYS.map((name) => saved[name]),
+      (async function* () {
+        yield* records;
+      })(),
+      SAVED_ARRAYS.map((name) => arrays[name]),
     );
     return true;
   }
@@ -274,6 +274,8 @@ export class GraphIndex {
     }
     await this.links.resolveAll(slicer);
     if (fullText !== null) this.fullText = await fullText.finish(slicer);
+    // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
+    this.strings = new StringPool();
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
@@ -286,10 +288,18 @@ export class GraphIndex {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
     const loaded = await loadRecords(this.vault, file, CACHE_VERSION, slicer);
-    if (loaded === null || !loaded.records.every(isSavedNote)) return null;
-    const records = loaded.records;
-    const arrays = savedArrays(loaded.arrays, records.length);
+    if (loaded === null) return null;
+    const arrays = savedArrays(loaded.arrays, loaded.records.length);
     if (arrays === null) return null;
+    const records: IndexedNote[] = [];
+    for (const [i, record] of loaded.records.entries()) {
+      const note = record as Partial<Record<keyof SavedNote, unknown>> | null;
+      if (typeof note !== 'object' || note === null || typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return null;
+      const facts = loadFacts(note.facts, arrays.strings);
+      if (facts === null) return null;
+      records.push({ path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) });
+      await slicer.maybeYield();
+    }
     const dictionary = TermDictionary.ofSorted(termsOf(arrays.terms));
     if (dictionary === null) return null;
     const fullText = FullTextIndex.fromSaved({
@@ -300,15 +310,14 @@ export class GraphIndex {
     if (fullText === null) return null;
     this.fullText = fullText;
     const notes = new Map<string, IndexedNote>();
-    for (const [i, { path, facts, size, mtime }] of records.entries()) {
-      const note: IndexedNote = { path, facts, size, mtime, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) };
-      notes.set(path, note);
-      if (!this.links.hasFile(path)) {
-        fullText.remove(path);
+    for (const note of records) {
+      notes.set(note.path, note);
+      if (!this.links.hasFile(note.path)) {
+        fullText.remove(note.path);
         continue;
       }
-      this.notes.set(path, note);
-      this.links.setNote(path, facts.links, facts.aliases);
+      this.notes.set(note.path, note);
+      this.links.setNote(note.path, note.facts.links, note.facts.aliases);
       await slicer.maybeYield();
     }
     return notes;
@@ -364,7 +373,7 @@ export class GraphIndex {
   }
 
   /** The note's text and stat; `undefined` when the saved copy is current, null when it cannot be read. */
-  private async readIfChanged(path: string, known: SavedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
+  private async readIfChanged(path: string, known: IndexedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
     try {
       const stat = await this.vault.stat(path);
       if (stat === null) return null;
@@ -405,34 +414,6 @@ export class GraphIndex {
   }
 }
 
-/** A saved note as this version writes it (a hand-edited or damaged cache is rebuilt, not trusted). */
-function isSavedNote(value: unknown): value is SavedNote {
-  if (typeof value !== 'object' || value === null) return false;
-  const note = value as Partial<SavedNote>;
-  const facts = note.facts as Partial<Record<keyof NoteFacts, unknown>> | undefined;
-  if (typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return false;
-  if (typeof facts !== 'object' || facts === null || typeof facts.bodyStart !== 'number') return false;
-  const each = (list: unknown, valid: (item: Record<string, unknown>) => boolean): boolean =>
-    Array.isArray(list) && list.every((item) => typeof item === 'object' && item !== null && valid(item as Record<string, unknown>));
-  return (
-    each(facts.links, (link) => typeof link.target === 'string' && typeof link.line === 'number') &&
-    each(facts.tags, (tag) => typeof tag.tag === 'string' && typeof tag.line === 'number') &&
-    each(facts.properties, (property) => typeof property.key === 'string' && typeof property.value === 'string' && typeof property.line === 'number' && (property.source === 'frontmatter' || property.source === 'inline')) &&
-    Array.isArray(facts.aliases) &&
-    facts.aliases.every((alias) => typeof alias === 'string')
-  );
-}
-
-function factsOf(parsed: ParsedNote, strings: StringPool): NoteFacts {
-  return {
-    links: parsed.links.map(({ target, line }) => ({ target: strings.intern(target), line })),
-    tags: parsed.tags.map(({ tag, line }) => ({ tag: strings.intern(tag), line })),
-    properties: parsed.properties.map(({ key, value, line, source }) => ({ key: strings.intern(key), value: strings.intern(value), line, source })),
-    aliases: parsed.aliases.map((alias) => strings.intern(alias)),
-    bodyStart: parsed.bodyStart,
-  };
-}
-
 function fullTextDocument(path: string, parsed: ParsedNote, text: string): FullTextDocument {
   return { path, title: baseName(path), headings: parsed.headings.map((heading) => heading.text).join('\n'), body: text.slice(parsed.bodyStart) };
 }
@@ -459,12 +440,23 @@ function concatBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
 /** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */
 function savedArrays(arrays: readonly PackedArray[], notes: number) {
   if (arrays.length !== SAVED_ARRAYS.length) return null;
-  const [textStarts, texts, fieldLengths, terms, starts, documents, frequencies] = arrays;
+  const [stringsJson, textStarts, texts, fieldLengths, terms, starts, documents, frequencies] = arrays;
+  if (!(stringsJson instanceof Uint8Array)) return null;
+  const strings = parseJson(decoder.decode(stringsJson));
+  if (!Array.isArray(strings) || !strings.every((text) => typeof text === 'string')) return null;
   if (!(textStarts instanceof Uint32Array) || !(texts instanceof Uint8Array) || !(fieldLengths instanceof Uint32Array) || !(terms instanceof Uint8Array)) return null;
-  if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array) || !(frequencies instanceof Uint16Array)) return null;
+  if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array || documents instanceof Uint16Array) || !(frequencies instanceof Uint16Array)) return null;
   if (textStarts.length !== notes + 1 || textStarts[0] !== 0 || textStarts[notes] !== texts.length || fieldLengths.length !== notes * FIELD_COUNT) return null;
   for (let i = 1; i <= notes; i += 1) if ((textStarts[i] as number) < (textStarts[i - 1] as number)) return null;
-  return { textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
+  return { strings: strings as string[], textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isNote(path: string): boolean {

@@ -261,7 +261,7 @@ function holdsTogether({ paths, fieldLengths, postings }: SavedFullText): boolea
   if (starts.length !== dictionary.size * FIELD_COUNT + 1 || starts[0] !== 0 || starts[starts.length - 1] !== documents.length) return false;
   if (frequencies.length !== documents.length) return false;
   for (let i = 1; i < starts.length; i += 1) if ((starts[i] as number) < (starts[i - 1] as number)) return false;
-  for (const document of documents) if (document >= paths.length) return false;
+  for (let at = 0; at < documents.length; at += 1) if ((documents[at] as number) >= paths.length) return false;
   return true;
 }
 

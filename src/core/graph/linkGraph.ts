@@ -135,12 +135,15 @@ const EMPTY: ReadonlySet<string> = new Set();
  * can only answer links (and aliases) with its own name, so this is what a change is looked up by.
  */
 function nameKey(text: string): string {
-  const trimmed = text.trim().replace(/\/+$/, '');
-  return trimmed
-    .slice(trimmed.lastIndexOf('/') + 1)
-    .toLowerCase()
-    .replace(/\.md$/, '');
+  // Plain string steps, not regular expressions: this runs for every link of a vault on a load.
+  const trimmed = text.trim();
+  let end = trimmed.length;
+  while (end > 0 && trimmed.charCodeAt(end - 1) === SLASH) end -= 1;
+  const name = trimmed.slice(trimmed.lastIndexOf('/', end - 1) + 1, end).toLowerCase();
+  return name.endsWith('.md') ? name.slice(0, -3) : name;
 }
+
+const SLASH = 0x2f;
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
   const set = map.get(key);

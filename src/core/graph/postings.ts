@@ -9,14 +9,16 @@ export const FIELD_COUNT = 3;
 const MAX_FREQUENCY = 0xffff;
 
 /**
- * Which documents hold which terms, in typed arrays: about 6 bytes a posting, where a `Map` entry
- * in a `Map` per term costs ten times that. Grouped by term, then field; documents ascending.
+ * Which documents hold which terms, in typed arrays: 4 bytes a posting (6 past 65,536 documents),
+ * where a `Map` entry in a `Map` per term costs ten times that. Grouped by term, then field;
+ * documents ascending.
  */
 export interface PostingsSnapshot {
   dictionary: TermDictionary;
   /** The postings of term `t` in field `f` are at `starts[t * FIELD_COUNT + f]` up to the next start. */
   starts: Uint32Array;
-  documents: Uint32Array;
+  /** 16-bit while every document number fits. */
+  documents: Uint16Array | Uint32Array;
   frequencies: Uint16Array;
 }
 
@@ -108,10 +110,10 @@ export class PostingsBuilder {
     }
     for (let i = 1; i < starts.length; i += 1) starts[i] = (starts[i] as number) + (starts[i - 1] as number);
     const next = starts.slice(0, starts.length - 1);
-    const documents = new Uint32Array(count);
     const frequencies = new Uint16Array(count);
     const documentStarts = this.documentStarts;
     documentStarts.push(count);
+    const documents = documentArray(count, documentStarts.length - 1);
     let document = 0;
     let posting = 0;
     await this.frequencies.drain((chunk, length) => {
@@ -134,6 +136,7 @@ export class SortedPostingsWriter {
   private readonly terms: string[] = [];
   private readonly starts: number[] = [0];
   private readonly documents = new ChunkedArray(uint32);
+  private documentCount = 0;
   private readonly frequencies = new ChunkedArray(uint16);
 
   /** `fields[f]` holds the term's postings in field `f` as [document, frequency], documents ascending. */
@@ -142,6 +145,7 @@ export class SortedPostingsWriter {
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       for (const [document, frequency] of fields[field] ?? []) {
         this.documents.push(document);
+        if (document >= this.documentCount) this.documentCount = document + 1;
         this.frequencies.push(frequency);
       }
       this.starts.push(this.documents.length);
@@ -151,6 +155,17 @@ export class SortedPostingsWriter {
   async finish(slicer: Slicer): Promise<PostingsSnapshot | null> {
     const dictionary = TermDictionary.ofSorted(this.terms);
     if (dictionary === null) return null;
-    return { dictionary, starts: Uint32Array.from(this.starts), documents: await this.documents.joined(slicer), frequencies: await this.frequencies.joined(slicer) };
+    const documents = documentArray(this.documents.length, this.documentCount);
+    let at = 0;
+    await this.documents.drain((chunk, length) => {
+      documents.set(chunk.subarray(0, length), at);
+      at += length;
+    }, slicer);
+    return { dictionary, starts: Uint32Array.from(this.starts), documents, frequencies: await this.frequencies.joined(slicer) };
   }
+}
+
+/** An array for `length` document numbers below `documentCount`: 16-bit when they all fit. */
+function documentArray(length: number, documentCount: number): Uint16Array | Uint32Array {
+  return documentCount <= 0x10000 ? new Uint16Array(length) : new Uint32Array(length);
 }

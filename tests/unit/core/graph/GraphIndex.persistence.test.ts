@@ -1,12 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GraphIndex, type IndexProgress } from '../../../../src/core/graph/GraphIndex';
 import type { VaultPort } from '../../../../src/core/ports';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
+import { packArrays, unpackArrays, type PackedArray } from '../../../../src/core/util/packedArrays';
 import { useTempDir } from '../../../helpers/tempVault';
 
 const CACHE = '.obsidian/plugins/recursa/graph-index.json';
+const ARRAYS = '.obsidian/plugins/recursa/graph-index.bin';
+const PART = '.obsidian/plugins/recursa/graph-index.0.jsonl';
 
 /** The port, counting the notes it reads. */
 function counting(port: VaultPort): { port: VaultPort; reads: string[] } {
@@ -82,6 +85,67 @@ describe('the graph index on disk', () => {
       expect(reads).toHaveLength(30);
       index.close();
     }
+  });
+
+  it('rebuilds from the notes when any file of a saved index is damaged, and answers as before', async () => {
+    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    await first.build();
+    await first.save();
+    first.close();
+    const savedArrays = await readFile(join(temp.dir, ARRAYS));
+    const savedPart = await readFile(join(temp.dir, PART), 'utf8');
+    /** The saved arrays with array `which` (in the saved order: strings, text starts, texts, field lengths, terms, starts, documents, frequencies) changed by `change`. */
+    const withArray = (which: number, change: (array: PackedArray) => PackedArray): Uint8Array => {
+      const arrays = unpackArrays(new Uint8Array(savedArrays)) as PackedArray[];
+      arrays[which] = change(arrays[which] as PackedArray);
+      return packArrays(arrays);
+    };
+    const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+    const damages: [string, () => Promise<void>][] = [
+      ['arrays cut short', () => writeFile(join(temp.dir, ARRAYS), savedArrays.subarray(0, savedArrays.length - 9))],
+      ['arrays missing', () => rm(join(temp.dir, ARRAYS))],
+      ['arrays of another byte order', () => writeFile(join(temp.dir, ARRAYS), Buffer.concat([Buffer.from(savedArrays.subarray(0, 4)).reverse(), savedArrays.subarray(4)]))],
+      ['a posting naming no note', () => writeFile(join(temp.dir, ARRAYS), withArray(6, (documents) => documents.map((document, i) => (i === 0 ? 999 : document)) as PackedArray))],
+      ['terms out of order', () => writeFile(join(temp.dir, ARRAYS), withArray(4, () => encode('zebra\napple')))],
+      ['a string table that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(0, () => encode('["note", ')))],
+      ['a text range past the texts', () => writeFile(join(temp.dir, ARRAYS), withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start)) as PackedArray))],
+      ['a link naming no string', () => writeFile(join(temp.dir, PART), savedPart.replace(/"links":\[\d+/, '"links":[99999'))],
+      ['facts of the wrong shape', () => writeFile(join(temp.dir, PART), savedPart.replace(/"tags":\[[^\]]*\]/, '"tags":"topic"'))],
+    ];
+    for (const [what, damage] of damages) {
+      await first.save();
+      await damage();
+      const { port: watched, reads } = counting(port);
+      const index = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+      expect(await index.backlinksOf('F1/Note 1.md'), what).toEqual(['F0/Note 0.md']);
+      expect((await index.searchText('note 7')).map((hit) => hit.path)[0], what).toBe('F1/Note 7.md');
+      expect(reads, what).toHaveLength(30);
+      index.close();
+    }
+  });
+
+  it('forgets notes deleted while closed, in every answer and in the next save', async () => {
+    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    await first.build();
+    await first.save();
+    first.close();
+    await rm(join(temp.dir, 'F1/Note 7.md'));
+    const second = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    expect((await second.searchText('note 7', { limit: 50 })).map((hit) => hit.path)).not.toContain('F1/Note 7.md');
+    expect(await second.isNote('F1/Note 7.md')).toBe(false);
+    expect(await second.backlinksOf('F1/Note 7.md')).toEqual(['F0/Note 6.md']);
+    expect(await second.outgoingOf('F0/Note 6.md')).toEqual(['Note 7']);
+    const answers = await Promise.all(['note', 'links', 'n3'].map((query) => second.searchText(query, { limit: 50 })));
+    await second.save();
+    second.close();
+    const { port: watched, reads } = counting(port);
+    const third = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    expect(await Promise.all(['note', 'links', 'n3'].map((query) => third.searchText(query, { limit: 50 })))).toEqual(answers);
+    expect(reads).toEqual([]);
+    const fresh = new GraphIndex(port, { skipFolder });
+    expect(await Promise.all(['note', 'links', 'n3'].map((query) => fresh.searchText(query, { limit: 50 })))).toEqual(answers);
+    third.close();
+    fresh.close();
   });
 
   it('answers every query asked while it catches up on many changes with all of them', async () => {

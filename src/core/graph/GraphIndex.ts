@@ -448,7 +448,7 @@ function savedArrays(arrays: readonly PackedArray[], notes: number) {
   if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array || documents instanceof Uint16Array) || !(frequencies instanceof Uint16Array)) return null;
   if (textStarts.length !== notes + 1 || textStarts[0] !== 0 || textStarts[notes] !== texts.length || fieldLengths.length !== notes * FIELD_COUNT) return null;
   for (let i = 1; i <= notes; i += 1) if ((textStarts[i] as number) < (textStarts[i - 1] as number)) return null;
-  return { strings: strings as string[], textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
+  return { strings: strings, textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
 }
 
 function parseJson(text: string): unknown {

@@ -105,10 +105,10 @@ describe('the graph index on disk', () => {
       ['arrays cut short', () => writeFile(join(temp.dir, ARRAYS), savedArrays.subarray(0, savedArrays.length - 9))],
       ['arrays missing', () => rm(join(temp.dir, ARRAYS))],
       ['arrays of another byte order', () => writeFile(join(temp.dir, ARRAYS), Buffer.concat([Buffer.from(savedArrays.subarray(0, 4)).reverse(), savedArrays.subarray(4)]))],
-      ['a posting naming no note', () => writeFile(join(temp.dir, ARRAYS), withArray(6, (documents) => documents.map((document, i) => (i === 0 ? 999 : document)) as PackedArray))],
+      ['a posting naming no note', () => writeFile(join(temp.dir, ARRAYS), withArray(6, (documents) => documents.map((document, i) => (i === 0 ? 999 : document))))],
       ['terms out of order', () => writeFile(join(temp.dir, ARRAYS), withArray(4, () => encode('zebra\napple')))],
       ['a string table that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(0, () => encode('["note", ')))],
-      ['a text range past the texts', () => writeFile(join(temp.dir, ARRAYS), withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start)) as PackedArray))],
+      ['a text range past the texts', () => writeFile(join(temp.dir, ARRAYS), withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start))))],
       ['a link naming no string', () => writeFile(join(temp.dir, PART), savedPart.replace(/"links":\[\d+/, '"links":[99999'))],
       ['facts of the wrong shape', () => writeFile(join(temp.dir, PART), savedPart.replace(/"tags":\[[^\]]*\]/, '"tags":"topic"'))],
     ];

@@ -1,6 +1,6 @@
 import { ownedString } from '../util/ownedString';
 import type { Slicer } from '../util/Slicer';
-import { compareUnits, TermDictionary } from './termDictionary';
+import { TermDictionary } from './termDictionary';
 
 /** The fields of a note the full-text index knows, by id: title, headings, body. */
 export const FIELD_COUNT = 3;
@@ -92,12 +92,13 @@ export class PostingsBuilder {
 
   /** Sorts the postings by term (in dictionary order) and field: a counting sort, which keeps document order. */
   async finish(slicer: Slicer): Promise<PostingsSnapshot> {
-    const terms = [...this.ids.keys()];
+    // The default sort compares UTF-16 code units, the dictionary's order, and natively: several
+    // times faster than sorting term ids with a comparator.
+    const sorted = [...this.ids.keys()].sort();
+    const rank = new Uint32Array(sorted.length);
+    sorted.forEach((term, position) => (rank[this.ids.get(term) as number] = position));
     this.ids.clear();
-    const order = terms.map((_, id) => id).sort((a, b) => compareUnits(terms[a] as string, terms[b] as string));
-    const rank = new Uint32Array(terms.length);
-    order.forEach((id, sorted) => (rank[id] = sorted));
-    const dictionary = TermDictionary.ofSorted(order.map((id) => terms[id] as string)) as TermDictionary;
+    const dictionary = TermDictionary.ofSorted(sorted) as TermDictionary;
     await slicer.maybeYield();
     const sortKey = (key: number): number => (rank[Math.floor(key / FIELD_COUNT)] as number) * FIELD_COUNT + (key % FIELD_COUNT);
     const count = this.keys.length;
@@ -146,7 +147,7 @@ export class SortedPostingsWriter {
       for (const [document, frequency] of fields[field] ?? []) {
         this.documents.push(document);
         if (document >= this.documentCount) this.documentCount = document + 1;
-        this.frequencies.push(frequency);
+        this.frequencies.push(Math.min(frequency, MAX_FREQUENCY));
       }
       this.starts.push(this.documents.length);
     }

@@ -9,7 +9,7 @@ export class TermDictionary {
 
   /** `terms` must be distinct; they are sorted here. */
   static of(terms: Iterable<string>): TermDictionary {
-    return new TermDictionary([...terms].sort(compareUnits));
+    return new TermDictionary([...terms].sort());
   }
 
   /** Terms already in `compareUnits` order, as `list` gives them; null when they are not (damaged data). */

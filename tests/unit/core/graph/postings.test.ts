@@ -197,6 +197,13 @@ describe('the sorted postings writer', () => {
     expect([...(snapshot?.frequencies ?? [])]).toEqual([2, 1, 7]);
   });
 
+  it('clamps frequencies at 65,535, as the builder does', async () => {
+    const writer = new SortedPostingsWriter();
+    writer.addTerm('a', [[[0, 70_000], [1, 65_535], [2, 65_534]]]);
+    const snapshot = await writer.finish(new Slicer(1));
+    expect([...(snapshot?.frequencies ?? [])]).toEqual([65_535, 65_535, 65_534]);
+  });
+
   it('gives null for terms out of order or repeated', async () => {
     await fc.assert(
       fc.asyncProperty(corpus, fc.nat(), fc.nat(), async (documents, first, second) => {

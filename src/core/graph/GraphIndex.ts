@@ -6,7 +6,7 @@ import type { PackedArray } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
 import { FactsTable, factsOf, loadFacts, type NoteFacts, type SavedFacts } from './noteFacts';
-import { FullTextBuilder, FullTextIndex, type FullTextDocument } from './fullTextIndex';
+import { FullTextBuilder, FullTextIndex, type FullTextDocument, type SearchResult } from './fullTextIndex';
 import { FIELD_COUNT } from './postings';
 import { TermDictionary } from './termDictionary';
 import { LinkGraph } from './linkGraph';
@@ -73,6 +73,8 @@ const decoder = new TextDecoder();
 
 const SNIPPET_CHARS = 160;
 const PARALLEL_READS = 16;
+/** Checking a saved note is a stat alone, far lighter than a read: more at a time keep the disk busy. */
+const PARALLEL_CHECKS = 64;
 
 /**
  * The vault's structure — links, tags, properties, aliases, headings — and a full-text index,
@@ -188,8 +190,18 @@ export class GraphIndex {
       },
     });
     // Equal scores in path order: otherwise ties come in the order notes were indexed, which
-    // differs between a long-running index and one loaded from disk.
-    const ranked = results.map((result) => ({ path: result.id as string, score: Math.round(result.score * 1000) / 1000, terms: result.terms }));
+    // differs between a long-running index and one loaded from disk. MiniSearch gives the results
+    // best first, and rounding keeps that order, so only those down to the last score that makes
+    // the cut need sorting again — not the thousands a common word finds.
+    const rounded = (score: number): number => Math.round(score * 1000) / 1000;
+    if (limit <= 0) return [];
+    const cut = results.length <= limit ? -Infinity : rounded((results[limit - 1] as SearchResult).score);
+    const ranked: { path: string; score: number; terms: string[] }[] = [];
+    for (const result of results) {
+      const score = rounded(result.score);
+      if (score < cut) break;
+      ranked.push({ path: result.id as string, score, terms: result.terms });
+    }
     ranked.sort((a, b) => b.score - a.score || compareCodePoints(a.path, b.path));
     return ranked.slice(0, limit).map(({ path, score, terms }) => {
       const note = this.notes.get(path);
@@ -259,8 +271,9 @@ export class GraphIndex {
     // Without a cache the full text is built as the notes are read: no text waits for it.
     const fullText = cached === null ? new FullTextBuilder() : null;
     // Several notes at a time: reading is I/O, and one at a time leaves the disk idle.
-    for (let at = 0; at < notes.length; at += PARALLEL_READS) {
-      const batch = notes.slice(at, at + PARALLEL_READS);
+    const parallel = cached === null ? PARALLEL_READS : PARALLEL_CHECKS;
+    for (let at = 0; at < notes.length; at += parallel) {
+      const batch = notes.slice(at, at + parallel);
       const texts = await Promise.all(batch.map((path) => this.readIfChanged(path, cached?.get(path))));
       batch.forEach((path, i) => {
         const read = texts[i];

@@ -3,6 +3,8 @@ import type { Slicer } from '../util/Slicer';
 import { emptySnapshot, FIELD_COUNT, PostingsBuilder, SortedPostingsWriter, type PostingsSnapshot } from './postings';
 import { TermStore, type AddedTerms } from './termStore';
 
+export type { SearchResult };
+
 /** What the full-text index holds of a note: its title, headings and body, as terms. */
 export interface FullTextDocument {
   path: string;

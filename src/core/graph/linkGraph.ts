@@ -21,10 +21,15 @@ export class LinkGraph {
   private readonly links = new Map<string, readonly LinkRef[]>();
   private readonly aliases = new Map<string, readonly string[]>();
   private readonly outgoing = new Map<string, LinkEdge[]>();
-  /** Target → the notes linking to it. */
-  private readonly incoming = new Map<string, Set<string>>();
-  /** Link name (see `nameKey`) → the notes with a link of that name. */
-  private readonly byName = new Map<string, Set<string>>();
+  /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
+  private readonly incoming = new Map<string, string[]>();
+  /** Link name (see `nameKey`) → the notes with a link of that name (each once). */
+  private readonly byName = new Map<string, string[]>();
+  /**
+   * Link text → its `nameKey`, remembered: a vault's links name far fewer pages than there are
+   * links, and one key string per name is also quicker to look up than a new one per link.
+   */
+  private readonly linkKeys = new Map<string, string>();
   /** While building, links are stored but resolved only once every file and alias is known. */
   private deferred = false;
 
@@ -68,7 +73,7 @@ export class LinkGraph {
   setNote(path: string, links: readonly LinkRef[], aliases: readonly string[]): void {
     this.forgetLinks(path);
     this.links.set(path, links);
-    for (const link of links) addTo(this.byName, nameKey(link.target), path);
+    for (const link of links) addTo(this.byName, this.linkKey(link.target), path);
     const before = this.aliases.get(path) ?? [];
     const aliasesChanged = before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
     if (aliases.length === 0) this.aliases.delete(path);
@@ -94,13 +99,23 @@ export class LinkGraph {
     return this.outgoing.get(path) ?? [];
   }
 
-  incomingOf(target: string): ReadonlySet<string> {
+  incomingOf(target: string): readonly string[] {
     return this.incoming.get(target) ?? EMPTY;
   }
 
   /** Every target with its linking notes: resolved paths and unresolved link texts. */
-  targets(): IterableIterator<[string, ReadonlySet<string>]> {
+  targets(): IterableIterator<[string, readonly string[]]> {
     return this.incoming.entries();
+  }
+
+  private linkKey(target: string): string {
+    let key = this.linkKeys.get(target);
+    if (key === undefined) {
+      // Only a bound on memory: the names of a vault's links fit many times over.
+      if (this.linkKeys.size >= MAX_LINK_KEYS) this.linkKeys.clear();
+      this.linkKeys.set(target, (key = nameKey(target)));
+    }
+    return key;
   }
 
   private resolveNote(path: string): void {
@@ -118,7 +133,7 @@ export class LinkGraph {
   }
 
   private forgetLinks(path: string): void {
-    for (const link of this.links.get(path) ?? []) removeFrom(this.byName, nameKey(link.target), path);
+    for (const link of this.links.get(path) ?? []) removeFrom(this.byName, this.linkKey(link.target), path);
     this.dropEdges(path);
   }
 
@@ -128,7 +143,8 @@ export class LinkGraph {
   }
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+const EMPTY: readonly string[] = [];
+const MAX_LINK_KEYS = 200_000;
 
 /**
  * The name a link or file is known by: its last path segment, lower-cased, without `.md`. A file
@@ -145,16 +161,23 @@ function nameKey(text: string): string {
 
 const SLASH = 0x2f;
 
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  // Not `new Set([value])`: going through an iterator is several times slower, for every target of a vault.
-  if (set === undefined) map.set(key, new Set<string>().add(value));
-  else set.add(value);
+/**
+ * Adds `value` under `key` once. A note's entries are added together (after its old ones are
+ * removed), so a repeat — a second link to the same page — is always the last entry.
+ */
+function addTo(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else if (list[list.length - 1] !== value) list.push(value);
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set === undefined) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
+function removeFrom(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) return;
+  const at = list.indexOf(value);
+  if (at < 0) return;
+  // Order does not matter (answers are sorted): the last entry takes the removed one's place.
+  list[at] = list[list.length - 1] as string;
+  list.pop();
+  if (list.length === 0) map.delete(key);
 }

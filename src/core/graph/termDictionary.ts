@@ -59,23 +59,24 @@ export class TermDictionary {
    */
   fuzzy(query: string, maxDistance: number): Map<number, number> {
     const found = new Map<number, number>();
+    const terms = this.terms;
     const width = query.length + 1;
-    // rows[d] is the table's row after the term's first d characters.
+    // rows[d] is the table's row after the first d characters of `previous`; rows 0..valid hold.
     let rows = new Uint32Array(width * 16);
     for (let j = 0; j < width; j += 1) rows[j] = j;
     let previous = '';
+    let valid = 0;
     let id = 0;
-    while (id < this.terms.length) {
-      const term = this.terms[id] as string;
-      let shared = 0;
-      const limit = Math.min(previous.length, term.length);
-      while (shared < limit && previous.charCodeAt(shared) === term.charCodeAt(shared)) shared += 1;
+    while (id < terms.length) {
+      const term = terms[id] as string;
+      let depth = 0;
+      const limit = Math.min(valid, term.length);
+      while (depth < limit && previous.charCodeAt(depth) === term.charCodeAt(depth)) depth += 1;
       if ((term.length + 1) * width > rows.length) {
         const grown = new Uint32Array((term.length + 1) * width * 2);
         grown.set(rows);
         rows = grown;
       }
-      let depth = shared;
       let hopeless = false;
       for (; depth < term.length; depth += 1) {
         const code = term.charCodeAt(depth);
@@ -96,19 +97,46 @@ export class TermDictionary {
           break;
         }
       }
+      previous = term;
       if (hopeless) {
-        // Every term starting with the first depth + 1 characters of this one is as far or farther.
-        const [, end] = this.prefixRange(term.slice(0, depth + 1));
-        previous = term.slice(0, depth);
-        id = end;
+        // Every term starting with this one's first depth + 1 characters is as far or farther.
+        valid = depth;
+        id = this.endOfShared(id, depth + 1);
         continue;
       }
+      valid = term.length;
       const distance = rows[term.length * width + query.length] as number;
       if (distance <= maxDistance) found.set(id, distance);
-      previous = term;
       id += 1;
     }
     return found;
+  }
+
+  /** The first id after `id` whose term does not share the first `length` characters of term `id`: galloping, as such runs are mostly short. */
+  private endOfShared(id: number, length: number): number {
+    const terms = this.terms;
+    const term = terms[id] as string;
+    const shares = (other: number): boolean => {
+      const candidate = terms[other] as string;
+      if (candidate.length < length) return false;
+      for (let k = length - 1; k >= 0; k -= 1) if (candidate.charCodeAt(k) !== term.charCodeAt(k)) return false;
+      return true;
+    };
+    let low = id;
+    let step = 1;
+    let high = id + 1;
+    while (high < terms.length && shares(high)) {
+      low = high;
+      step *= 2;
+      high = Math.min(terms.length, high + step);
+    }
+    // Terms low..(high - 1) may share; `low` does, `high` does not (or is the end).
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1;
+      if (shares(middle)) low = middle;
+      else high = middle;
+    }
+    return high;
   }
 
   /** The first index at or after `from` whose term is not below `term`. */
@@ -117,7 +145,7 @@ export class TermDictionary {
     let high = this.terms.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compareUnits(this.terms[middle] as string, term) < 0) low = middle + 1;
+      if ((this.terms[middle] as string) < term) low = middle + 1;
       else high = middle;
     }
     return low;

@@ -70,6 +70,35 @@ describe('the full-text index', () => {
     );
   });
 
+  it('saves and loads, after any edits and in any order of notes, an index that answers as a fresh build', async () => {
+    await fc.assert(
+      fc.asyncProperty(documents, documents, fc.array(fc.nat(), { maxLength: 6 }), fc.nat(), async (docs, later, removals, rotation) => {
+        const index = await FullTextIndex.build(docs, new Slicer(5));
+        const current = new Map(docs.map((document) => [document.path, document]));
+        for (const pick of removals) {
+          const path = docs[pick % Math.max(docs.length, 1)]?.path;
+          if (path === undefined || !current.has(path)) continue;
+          index.remove(path);
+          current.delete(path);
+        }
+        // Notes changed or added since the build: the postings MiniSearch adds on top of the snapshot.
+        for (const document of later.slice(0, 6)) {
+          index.remove(document.path);
+          index.add(document);
+          current.set(document.path, document);
+        }
+        const paths = [...current.keys()];
+        const order = [...paths.slice(rotation % Math.max(paths.length, 1)), ...paths.slice(0, rotation % Math.max(paths.length, 1))];
+        const loaded = FullTextIndex.fromSaved(await index.toSaved(order, new Slicer(5)));
+        expect(loaded).not.toBeNull();
+        const fresh = await FullTextIndex.build(current.values(), new Slicer(5));
+        expectSameAnswers(answers(loaded as FullTextIndex), answers(fresh));
+        expectSameAnswers(answers(index), answers(fresh));
+      }),
+      { numRuns: 60, seed: 12 },
+    );
+  });
+
   it('finds nothing for stop words and overlong runs, and keeps working when given them', async () => {
     const index = await FullTextIndex.build([{ path: 'A.md', title: 'A', headings: '', body: `the and ${'z'.repeat(60)} garden` }], new Slicer());
     expect(index.query('the', { fuzzy: 0, filter: () => true })).toEqual([]);

@@ -88,6 +88,10 @@ export class GraphIndex {
   private readonly dirty = new Set<string>();
   private fullText = FullTextIndex.empty();
   private strings = new StringPool();
+  /** Counts the notes stored or forgotten, so a save with nothing new to write can be skipped. */
+  private changes = 0;
+  /** `changes` as the cache file holds them (-1: unknown, or nothing saved). */
+  private savedChanges = -1;
   private built: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
@@ -209,11 +213,13 @@ export class GraphIndex {
     });
   }
 
-  /** Writes the index to `cacheFile`; false when there is none configured. */
+  /** Writes the index to `cacheFile` (unless it holds this index already); false when there is none configured. */
   async save(): Promise<boolean> {
     const file = this.options.cacheFile;
     if (file === undefined) return false;
     await this.current();
+    const changes = this.changes;
+    if (changes === this.savedChanges && (await this.vault.exists(file))) return true;
     const slicer = new Slicer(this.options.sliceMs);
     // Notes and full text as they are at this moment: edits made while this runs change neither
     // list, and a note saved as it was is re-read on the next start, its mtime having changed.
@@ -253,6 +259,7 @@ export class GraphIndex {
       })(),
       SAVED_ARRAYS.map((name) => arrays[name]),
     );
+    this.savedChanges = changes;
     return true;
   }
 
@@ -264,6 +271,7 @@ export class GraphIndex {
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
     for (const file of files) this.links.addFile(file);
     const notes = files.filter(isNote);
+    const changesBeforeLoad = this.changes;
     const cached = await this.loadCache(slicer);
     this.options.onProgress?.({ done: 0, total: notes.length });
     const present = new Set(notes);
@@ -287,6 +295,8 @@ export class GraphIndex {
     }
     await this.links.resolveAll(slicer);
     if (fullText !== null) this.fullText = await fullText.finish(slicer);
+    // Loaded, and nothing found changed: the cache file already holds this index.
+    else if (this.changes === changesBeforeLoad && this.dirty.size === 0) this.savedChanges = this.changes;
     // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
     this.strings = new StringPool();
     this.options.onProgress?.({ done: notes.length, total: notes.length });
@@ -326,7 +336,9 @@ export class GraphIndex {
     for (const note of records) {
       notes.set(note.path, note);
       if (!this.links.hasFile(note.path)) {
+        // Deleted while the app was closed: the next save leaves it out.
         fullText.remove(note.path);
+        this.changes += 1;
         continue;
       }
       this.notes.set(note.path, note);
@@ -412,6 +424,7 @@ export class GraphIndex {
   private storeNote(path: string, text: string, size: number, mtime: number): ParsedNote {
     const parsed = parseNote(text);
     const note: IndexedNote = { path, bytes: encoder.encode(text), facts: factsOf(parsed, this.strings), size, mtime };
+    this.changes += 1;
     this.notes.set(path, note);
     this.links.setNote(path, note.facts.links, note.facts.aliases);
     return parsed;
@@ -422,6 +435,7 @@ export class GraphIndex {
     if (note !== undefined) {
       this.notes.delete(path);
       this.fullText.remove(path);
+      this.changes += 1;
     }
     this.links.removeFile(path);
   }

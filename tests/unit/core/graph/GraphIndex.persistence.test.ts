@@ -148,6 +148,39 @@ describe('the graph index on disk', () => {
     fresh.close();
   });
 
+  it('writes the cache again only when a note changed since it was written or loaded', async () => {
+    const writes: string[] = [];
+    const watched = Object.create(port) as VaultPort;
+    watched.write = async (path: string, data: string) => {
+      writes.push(path);
+      return port.write(path, data);
+    };
+    const first = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    await first.build();
+    await first.save();
+    expect(writes).toContain(CACHE);
+    writes.length = 0;
+    await first.save();
+    expect(writes).toEqual([]);
+    await port.write('F0/Note 0.md', '# Note 0\nchanged\n');
+    await first.save();
+    expect(writes).toContain(CACHE);
+    first.close();
+
+    writes.length = 0;
+    const second = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    await second.build();
+    await second.save();
+    expect(writes).toEqual([]);
+    second.close();
+    await rm(join(temp.dir, 'F2/Note 2.md'));
+    const third = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    await third.build();
+    await third.save();
+    expect(writes).toContain(CACHE);
+    third.close();
+  });
+
   it('answers every query asked while it catches up on many changes with all of them', async () => {
     const index = new GraphIndex(port, { skipFolder });
     await index.build();

@@ -69,7 +69,8 @@ interface SavedNote {
 const SAVED_ARRAYS = ['strings', 'textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies'] as const;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A note's text exactly as read: a leading byte-order mark stays (offsets and lines count it).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const SNIPPET_CHARS = 160;
 const PARALLEL_READS = 16;

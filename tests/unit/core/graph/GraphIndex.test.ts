@@ -80,6 +80,15 @@ describe('the graph index through mem', () => {
     await close();
   });
 
+  it('keeps a byte-order mark, so snippets and matched lines are where the note has them', async () => {
+    await seed(temp.dir, { 'Marked.md': '\ufeffQuokka sightings start here.\nsecond line #wildlife\n', 'Plain.md': 'Quokka plain.\n' });
+    const { mem, close } = await openVault(temp.dir, { watch: false, git: false });
+    const hits = await mem.search('quokka', { limit: 5 });
+    expect(hits.find((hit) => hit.path === 'Marked.md')?.snippet).toBe('Quokka sightings start here. second line #wildlife');
+    expect(await mem.queryGraph('(content "sightings") OR (tag #wildlife)')).toEqual([{ filePath: 'Marked.md', matches: ['\ufeffQuokka sightings start here.', 'second line #wildlife'] }]);
+    await close();
+  });
+
   it('is current right after the agent writes, renames and deletes', async () => {
     await seed(temp.dir, FIXTURE);
     const { mem, close } = await openVault(temp.dir, { watch: false, git: false });

@@ -1,6 +1,7 @@
 import type { VaultChange, VaultPort } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
+import { mayContainLowered, utf8Lines } from '../text/utf8Text';
 import { StringPool } from '../util/ownedString';
 import type { PackedArray } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
@@ -163,19 +164,7 @@ export class GraphIndex {
     await this.current();
     const links = this.links;
     function* queryable(notes: Iterable<IndexedNote>): Generator<QueryableNote> {
-      for (const note of notes) {
-        let text: string | undefined;
-        yield {
-          path: note.path,
-          // Decoded only for the notes a query needs the text of (content terms, matched lines).
-          get text() {
-            return (text ??= textOf(note));
-          },
-          properties: note.facts.properties,
-          tags: note.facts.tags,
-          outgoing: links.outgoingOf(note.path),
-        };
-      }
+      for (const note of notes) yield new QueriedNote(note, links);
     }
     return evaluateQuery(node, { notes: () => queryable(this.notes.values()), resolve: (target, from) => links.resolve(target, from) });
   }
@@ -448,6 +437,49 @@ function fullTextDocument(path: string, parsed: ParsedNote, text: string): FullT
 
 function textOf(note: IndexedNote): string {
   return decoder.decode(note.bytes);
+}
+
+/**
+ * A note as a query sees it: one object per note and query, its text decoded only if the query
+ * needs it (content terms), its matched lines decoded alone otherwise.
+ */
+class QueriedNote implements QueryableNote {
+  private decoded: string | undefined;
+
+  constructor(
+    private readonly note: IndexedNote,
+    private readonly links: LinkGraph,
+  ) {}
+
+  get path(): string {
+    return this.note.path;
+  }
+
+  get properties(): NoteFacts['properties'] {
+    return this.note.facts.properties;
+  }
+
+  get tags(): NoteFacts['tags'] {
+    return this.note.facts.tags;
+  }
+
+  get outgoing(): QueryableNote['outgoing'] {
+    return this.links.outgoingOf(this.note.path);
+  }
+
+  get text(): string {
+    return (this.decoded ??= textOf(this.note));
+  }
+
+  mayContain(lowered: string): boolean {
+    return this.decoded !== undefined || mayContainLowered(this.note.bytes, lowered);
+  }
+
+  lineTexts(lines: readonly number[]): (string | undefined)[] {
+    if (this.decoded === undefined) return utf8Lines(this.note.bytes, lines);
+    const all = this.decoded.split('\n');
+    return lines.map((line) => all[line]);
+  }
 }
 
 /** The full-text dictionary's terms from their saved form (one per line; none when empty). */

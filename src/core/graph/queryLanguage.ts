@@ -82,6 +82,16 @@ export interface QueryableNote {
   tags: readonly { tag: string; line: number }[];
   /** The note's text, for content matches and for reporting matched lines. */
   text: string;
+  /**
+   * The text of the given lines (ascending line numbers), when the note can give them without its
+   * whole text (`text.split('\n')` otherwise).
+   */
+  lineTexts?(lines: readonly number[]): (string | undefined)[];
+  /**
+   * Whether the note's text, lower-cased, may contain `lowered` (lower-cased): false only when it
+   * certainly does not, so a content term can skip the note without its text.
+   */
+  mayContain?(lowered: string): boolean;
 }
 
 /** The notes a query runs over, and how their links resolve. */
@@ -128,13 +138,14 @@ export function evaluateQuery(node: QueryNode, source: QuerySource): QueryMatch[
   evaluator.notes.forEach((note, i) => {
     const lines = outcome[i];
     if (lines === null || lines === undefined) return;
-    const text: string[] = [];
-    const noteLines = lines.size === 0 ? [] : note.text.split('\n');
-    for (const line of [...lines].sort((a, b) => a - b)) {
-      const value = noteLines[line];
-      if (value !== undefined) text.push(value);
+    const wanted = [...lines].sort((a, b) => a - b);
+    let values: (string | undefined)[] = [];
+    if (wanted.length > 0 && note.lineTexts !== undefined) values = note.lineTexts(wanted);
+    else if (wanted.length > 0) {
+      const noteLines = note.text.split('\n');
+      values = wanted.map((line) => noteLines[line]);
     }
-    matches.push({ filePath: note.path, matches: text });
+    matches.push({ filePath: note.path, matches: values.filter((value) => value !== undefined) });
   });
   return matches.sort((a, b) => compareCodePoints(a.filePath, b.filePath));
 }
@@ -521,8 +532,10 @@ class Evaluator {
       }
       case 'path':
         return this.notes.map((note) => (note.path.startsWith(node.prefix) ? new Set<number>() : null));
-      case 'content':
-        return this.byLines((note) => contentLines(note.text, node.text));
+      case 'content': {
+        const lowered = node.text.toLowerCase();
+        return this.byLines((note) => (note.mayContain?.(lowered) === false ? [] : contentLines(note.text, node.text)));
+      }
     }
   }
 

@@ -3,7 +3,7 @@ import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { mayContainLowered, utf8Lines } from '../text/utf8Text';
 import { StringPool } from '../util/ownedString';
-import type { PackedArray } from '../util/packedArrays';
+import type { PackedArray, PackInput } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
 import { parseNote, type ParsedNote } from './parseNote';
 import { FactsTable, factsOf, loadFacts, type NoteFacts, type SavedFacts } from './noteFacts';
@@ -227,13 +227,10 @@ export class GraphIndex {
       records.push(JSON.stringify(saved));
       await slicer.maybeYield();
     }
-    const arrays: Record<(typeof SAVED_ARRAYS)[number], PackedArray> = {
+    const arrays: Record<(typeof SAVED_ARRAYS)[number], PackInput> = {
       strings: encoder.encode(JSON.stringify(table.strings)),
       textStarts,
-      texts: concatBytes(
-        notes.map((note) => note.bytes),
-        textStarts[notes.length] as number,
-      ),
+      texts: notes.map((note) => note.bytes),
       fieldLengths: fullText.fieldLengths,
       terms: encoder.encode(fullText.postings.dictionary.list().join('\n')),
       starts: fullText.postings.starts,
@@ -248,6 +245,7 @@ export class GraphIndex {
         yield* records;
       })(),
       SAVED_ARRAYS.map((name) => arrays[name]),
+      slicer,
     );
     this.savedChanges = changes;
     return true;
@@ -315,11 +313,11 @@ export class GraphIndex {
     }
     const dictionary = TermDictionary.ofSorted(termsOf(arrays.terms));
     if (dictionary === null) return null;
-    const fullText = FullTextIndex.fromSaved({
+    const fullText = await FullTextIndex.load({
       paths: records.map((note) => note.path),
       fieldLengths: arrays.fieldLengths,
       postings: { dictionary, starts: arrays.starts, documents: arrays.documents, frequencies: arrays.frequencies },
-    });
+    }, slicer);
     if (fullText === null) return null;
     this.fullText = fullText;
     const notes = new Map<string, IndexedNote>();
@@ -485,16 +483,6 @@ class QueriedNote implements QueryableNote {
 /** The full-text dictionary's terms from their saved form (one per line; none when empty). */
 function termsOf(bytes: Uint8Array): string[] {
   return bytes.length === 0 ? [] : decoder.decode(bytes).split('\n');
-}
-
-function concatBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
 }
 
 /** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */

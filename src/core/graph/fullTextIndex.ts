@@ -111,7 +111,7 @@ export class FullTextIndex {
   ) {}
 
   static empty(): FullTextIndex {
-    return FullTextIndex.fromSaved({ paths: [], fieldLengths: new Uint32Array(0), postings: emptySnapshot() }) as FullTextIndex;
+    return FullTextIndex.of({ paths: [], fieldLengths: new Uint32Array(0), postings: emptySnapshot() });
   }
 
   /** Indexes `documents` in one go, pausing through `slicer` so the app stays responsive. */
@@ -124,9 +124,13 @@ export class FullTextIndex {
     return builder.finish(slicer);
   }
 
-  /** The index `save` gave, or null when it does not hold together (a damaged cache). */
-  static fromSaved(saved: SavedFullText): FullTextIndex | null {
-    if (!holdsTogether(saved)) return null;
+  /** The index `toSaved` gave (read back from a file), or null when it does not hold together (a damaged cache). */
+  static async load(saved: SavedFullText, slicer: Slicer): Promise<FullTextIndex | null> {
+    return (await holdsTogether(saved, slicer)) ? FullTextIndex.of(saved) : null;
+  }
+
+  /** An index over postings known to hold together: built here, not read back from a file (see `load`). */
+  static of(saved: SavedFullText): FullTextIndex {
     const { paths, fieldLengths } = saved;
     const count = paths.length;
     const documentIds: Record<number, string> = {};
@@ -235,7 +239,7 @@ export class FullTextBuilder {
 
   async finish(slicer: Slicer): Promise<FullTextIndex> {
     const postings = await this.postings.finish(slicer);
-    return FullTextIndex.fromSaved({ paths: this.paths, fieldLengths: Uint32Array.from(this.lengths), postings }) as FullTextIndex;
+    return FullTextIndex.of({ paths: this.paths, fieldLengths: Uint32Array.from(this.lengths), postings });
   }
 }
 
@@ -257,13 +261,16 @@ function internalsOf(search: MiniSearch<TermDocument>): MiniSearchInternals {
 }
 
 /** Whether saved postings can be trusted to index (sizes agree, every posting names a document). */
-function holdsTogether({ paths, fieldLengths, postings }: SavedFullText): boolean {
+async function holdsTogether({ paths, fieldLengths, postings }: SavedFullText, slicer: Slicer): Promise<boolean> {
   const { dictionary, starts, documents, frequencies } = postings;
   if (fieldLengths.length !== paths.length * FIELD_COUNT || new Set(paths).size !== paths.length) return false;
   if (starts.length !== dictionary.size * FIELD_COUNT + 1 || starts[0] !== 0 || starts[starts.length - 1] !== documents.length) return false;
   if (frequencies.length !== documents.length) return false;
   for (let i = 1; i < starts.length; i += 1) if ((starts[i] as number) < (starts[i - 1] as number)) return false;
-  for (let at = 0; at < documents.length; at += 1) if ((documents[at] as number) >= paths.length) return false;
+  for (let at = 0; at < documents.length; at += 1) {
+    if ((documents[at] as number) >= paths.length) return false;
+    if ((at & 0xfffff) === 0xfffff) await slicer.maybeYield();
+  }
   return true;
 }
 

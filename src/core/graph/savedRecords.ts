@@ -1,7 +1,7 @@
 import type { VaultPort } from '../ports';
 import { readTextIfExists } from '../ports';
-import { packArrays, unpackArrays, type PackedArray } from '../util/packedArrays';
-import type { Slicer } from '../util/Slicer';
+import { packArraysInSlices, unpackArrays, type PackedArray, type PackInput } from '../util/packedArrays';
+import { Slicer } from '../util/Slicer';
 
 /** Records per part file: each part is read and decoded in one go, so parts stay a few MB. */
 const RECORDS_PER_PART = 1000;
@@ -38,7 +38,14 @@ function arraysPath(file: string): string {
  * JavaScript strings can hold — and the header is written last, so a save cut short leaves the
  * previous header pointing at files of another generation, which `loadRecords` then refuses.
  */
-export async function saveRecords(vault: VaultPort, file: string, version: number, records: AsyncIterable<string>, arrays: readonly PackedArray[] = []): Promise<void> {
+export async function saveRecords(
+  vault: VaultPort,
+  file: string,
+  version: number,
+  records: AsyncIterable<string>,
+  arrays: readonly PackInput[] = [],
+  slicer: Slicer = new Slicer(),
+): Promise<void> {
   const generation = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   let parts = 0;
   let lines = [JSON.stringify({ generation })];
@@ -52,7 +59,7 @@ export async function saveRecords(vault: VaultPort, file: string, version: numbe
     if (lines.length > RECORDS_PER_PART) await flush();
   }
   if (lines.length > 1 || parts === 0) await flush();
-  if (arrays.length > 0) await vault.writeBinary(arraysPath(file), packArrays([new TextEncoder().encode(generation), ...arrays]));
+  if (arrays.length > 0) await vault.writeBinary(arraysPath(file), await packArraysInSlices([new TextEncoder().encode(generation), ...arrays], slicer));
   const header: Header = { version, generation, parts, arrays: arrays.length > 0 };
   await vault.write(file, JSON.stringify(header));
   // Parts beyond this save's, from an earlier and larger one.

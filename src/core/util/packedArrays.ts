@@ -1,3 +1,5 @@
+import type { Slicer } from './Slicer';
+
 /** A typed array `packArrays` can hold. */
 export type PackedArray = Uint8Array | Uint16Array | Uint32Array;
 
@@ -5,26 +7,58 @@ export type PackedArray = Uint8Array | Uint16Array | Uint32Array;
 const MAGIC = 0x41504352;
 const KINDS = [Uint8Array, Uint16Array, Uint32Array] as const;
 
+/** What `packArrays` takes: a typed array, or byte arrays packed as one (their concatenation). */
+export type PackInput = PackedArray | readonly Uint8Array[];
+
 /**
  * Several typed arrays in one buffer: a count, each array's kind and length, then each array's
  * bytes from a 4-byte boundary, so `unpackArrays` can view them in place, without copying.
  */
-export function packArrays(arrays: readonly PackedArray[]): Uint8Array {
+export function packArrays(arrays: readonly PackInput[]): Uint8Array {
+  const steps = packing(arrays);
+  let step = steps.next();
+  while (step.done !== true) step = steps.next();
+  return step.value;
+}
+
+/** `packArrays`, pausing through `slicer` between copies: a large index is hundreds of MB to copy. */
+export async function packArraysInSlices(arrays: readonly PackInput[], slicer: Slicer): Promise<Uint8Array> {
+  const steps = packing(arrays);
+  let step = steps.next();
+  while (step.done !== true) {
+    await slicer.maybeYield();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+/** Packs, pausing (yielding) after each copy. */
+function* packing(arrays: readonly PackInput[]): Generator<void, Uint8Array> {
+  const pieces = arrays.map((array) => (Array.isArray(array) ? (array as readonly Uint8Array[]) : [array as PackedArray]));
+  const lengths = arrays.map((array, i) => (Array.isArray(array) ? (pieces[i] as Uint8Array[]).reduce((sum, piece) => sum + piece.length, 0) : (array as PackedArray).length));
   let size = 8 + arrays.length * 8;
-  for (const array of arrays) size = align(size) + array.byteLength;
+  arrays.forEach((array, i) => (size = align(size) + (lengths[i] as number) * kindOf(array).BYTES_PER_ELEMENT));
   const bytes = new Uint8Array(align(size));
   const header = new Uint32Array(bytes.buffer, 0, 2 + arrays.length * 2);
   header[0] = MAGIC;
   header[1] = arrays.length;
   let at = 8 + arrays.length * 8;
-  arrays.forEach((array, i) => {
-    header[2 + i * 2] = KINDS.findIndex((kind) => array instanceof kind);
-    header[3 + i * 2] = array.length;
+  for (const [i, array] of arrays.entries()) {
+    header[2 + i * 2] = KINDS.indexOf(kindOf(array));
+    header[3 + i * 2] = lengths[i] as number;
     at = align(at);
-    bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += array.byteLength;
-  });
+    for (const piece of pieces[i] as PackedArray[]) {
+      bytes.set(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), at);
+      at += piece.byteLength;
+      yield;
+    }
+  }
   return bytes;
+}
+
+function kindOf(array: PackInput): (typeof KINDS)[number] {
+  if (Array.isArray(array)) return Uint8Array;
+  return KINDS.find((kind) => array instanceof kind) ?? Uint8Array;
 }
 
 /** The arrays `packArrays` packed, viewing `bytes`; null when they are not such a pack (damaged or foreign). */

@@ -89,7 +89,7 @@ describe('the full-text index', () => {
         }
         const paths = [...current.keys()];
         const order = [...paths.slice(rotation % Math.max(paths.length, 1)), ...paths.slice(0, rotation % Math.max(paths.length, 1))];
-        const loaded = FullTextIndex.fromSaved(await index.toSaved(order, new Slicer(5)));
+        const loaded = await FullTextIndex.load(await index.toSaved(order, new Slicer(5)), new Slicer(5));
         expect(loaded).not.toBeNull();
         const fresh = await FullTextIndex.build(current.values(), new Slicer(5));
         expectSameAnswers(answers(loaded as FullTextIndex), answers(fresh));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packArrays, unpackArrays, type PackedArray } from '../../../../src/core/util/packedArrays';
+import { packArrays, packArraysInSlices, unpackArrays, type PackedArray } from '../../../../src/core/util/packedArrays';
+import { Slicer } from '../../../../src/core/util/Slicer';
 
 const array: fc.Arbitrary<PackedArray> = fc.oneof(
   fc.uint8Array({ maxLength: 13 }),
@@ -48,6 +49,21 @@ describe('packed arrays', () => {
         for (const one of unpacked ?? []) expect(one.buffer).toBe(packed.buffer);
       }),
       { numRuns: 300, seed: 31 },
+    );
+  });
+
+  it('pack a list of byte arrays as their concatenation, in one go or in slices', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 9 }), { maxLength: 6 }), fc.uint32Array({ maxLength: 5 }), async (chunks, numbers) => {
+        const joined = Uint8Array.from(chunks.flatMap((chunk) => [...chunk]));
+        const expected = packArrays([numbers, joined]);
+        expect(packArrays([numbers, chunks])).toEqual(expected);
+        expect(await packArraysInSlices([numbers, chunks], new Slicer(0))).toEqual(expected);
+        const [backNumbers, backBytes] = unpackArrays(expected) ?? [];
+        expect(backNumbers).toEqual(numbers);
+        expect(backBytes).toEqual(joined);
+      }),
+      { numRuns: 200, seed: 3 },
     );
   });
 

@@ -257,7 +257,10 @@ export class GraphIndex {
     this.dirty.clear();
     this.links.beginBulk();
     const files = await walkFiles(this.vault, '', (folder) => !(this.options.skipFolder?.(folder) ?? false));
-    for (const file of files) this.links.addFile(file);
+    for (const file of files) {
+      this.links.addFile(file);
+      await slicer.maybeYield();
+    }
     const notes = files.filter(isNote);
     const changesBeforeLoad = this.changes;
     const cached = await this.loadCache(slicer);
@@ -311,7 +314,7 @@ export class GraphIndex {
       records.push({ path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) });
       await slicer.maybeYield();
     }
-    const dictionary = TermDictionary.ofSorted(termsOf(arrays.terms));
+    const dictionary = await TermDictionary.ofSortedInSlices(await termsOf(arrays.terms, slicer), slicer);
     if (dictionary === null) return null;
     const fullText = await FullTextIndex.load({
       paths: records.map((note) => note.path),
@@ -480,10 +483,23 @@ class QueriedNote implements QueryableNote {
   }
 }
 
-/** The full-text dictionary's terms from their saved form (one per line; none when empty). */
-function termsOf(bytes: Uint8Array): string[] {
-  return bytes.length === 0 ? [] : decoder.decode(bytes).split('\n');
+/** The full-text dictionary's terms from their saved form (one per line; none when empty), decoded a few hundred KB at a time. */
+async function termsOf(bytes: Uint8Array, slicer: Slicer): Promise<string[]> {
+  const terms: string[] = [];
+  if (bytes.length === 0) return terms;
+  for (let start = 0; start <= bytes.length; ) {
+    const newline = bytes.indexOf(NEWLINE, Math.min(bytes.length, start + TERMS_PER_DECODE));
+    const end = newline < 0 ? bytes.length : newline;
+    for (const term of decoder.decode(bytes.subarray(start, end)).split('\n')) terms.push(term);
+    start = end + 1;
+    await slicer.maybeYield();
+  }
+  return terms;
 }
+
+const NEWLINE = 0x0a;
+/** Bytes of terms decoded in one go (then up to the next line break). */
+const TERMS_PER_DECODE = 1 << 18;
 
 /** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */
 function savedArrays(arrays: readonly PackedArray[], notes: number) {

@@ -266,7 +266,11 @@ async function holdsTogether({ paths, fieldLengths, postings }: SavedFullText, s
   if (fieldLengths.length !== paths.length * FIELD_COUNT || new Set(paths).size !== paths.length) return false;
   if (starts.length !== dictionary.size * FIELD_COUNT + 1 || starts[0] !== 0 || starts[starts.length - 1] !== documents.length) return false;
   if (frequencies.length !== documents.length) return false;
-  for (let i = 1; i < starts.length; i += 1) if ((starts[i] as number) < (starts[i - 1] as number)) return false;
+  for (let i = 1; i < starts.length; i += 1) {
+    if ((starts[i] as number) < (starts[i - 1] as number)) return false;
+    if ((i & 0xfffff) === 0) await slicer.maybeYield();
+  }
+  await slicer.maybeYield();
   for (let at = 0; at < documents.length; at += 1) {
     if ((documents[at] as number) >= paths.length) return false;
     if ((at & 0xfffff) === 0xfffff) await slicer.maybeYield();

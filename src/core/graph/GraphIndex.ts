@@ -1,7 +1,7 @@
 import type { VaultChange, VaultPort } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
-import { mayContainLowered, utf8Lines } from '../text/utf8Text';
+import { mayContainLowered, splitUtf8Lines, utf8Lines } from '../text/utf8Text';
 import { StringPool } from '../util/ownedString';
 import type { PackedArray, PackInput } from '../util/packedArrays';
 import { Slicer } from '../util/Slicer';
@@ -483,23 +483,10 @@ class QueriedNote implements QueryableNote {
   }
 }
 
-/** The full-text dictionary's terms from their saved form (one per line; none when empty), decoded a few hundred KB at a time. */
+/** The full-text dictionary's terms from their saved form (one per line; none when empty). */
 async function termsOf(bytes: Uint8Array, slicer: Slicer): Promise<string[]> {
-  const terms: string[] = [];
-  if (bytes.length === 0) return terms;
-  for (let start = 0; start <= bytes.length; ) {
-    const newline = bytes.indexOf(NEWLINE, Math.min(bytes.length, start + TERMS_PER_DECODE));
-    const end = newline < 0 ? bytes.length : newline;
-    for (const term of decoder.decode(bytes.subarray(start, end)).split('\n')) terms.push(term);
-    start = end + 1;
-    await slicer.maybeYield();
-  }
-  return terms;
+  return bytes.length === 0 ? [] : splitUtf8Lines(bytes, slicer);
 }
-
-const NEWLINE = 0x0a;
-/** Bytes of terms decoded in one go (then up to the next line break). */
-const TERMS_PER_DECODE = 1 << 18;
 
 /** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */
 function savedArrays(arrays: readonly PackedArray[], notes: number) {

@@ -1,3 +1,5 @@
+import type { Slicer } from '../util/Slicer';
+
 const NEWLINE = 0x0a;
 // Exactly the text: a leading byte-order mark stays.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -93,4 +95,21 @@ function hasSequence(bytes: Uint8Array, sequence: readonly number[], anchor: num
     if (sequence.every((byte, i) => bytes[start + i] === byte)) return true;
   }
   return false;
+}
+
+/**
+ * All lines of a UTF-8 text, as `text.split('\n')` gives them, decoded `chunkBytes` (then up to
+ * the next line break) at a time with pauses between: for texts of many MB, such as a saved
+ * vocabulary.
+ */
+export async function splitUtf8Lines(bytes: Uint8Array, slicer: Slicer, chunkBytes = 1 << 18): Promise<string[]> {
+  const lines: string[] = [];
+  for (let start = 0; start <= bytes.length; ) {
+    const newline = bytes.indexOf(NEWLINE, Math.min(bytes.length, start + chunkBytes));
+    const end = newline < 0 ? bytes.length : newline;
+    for (const line of decoder.decode(bytes.subarray(start, end)).split('\n')) lines.push(line);
+    start = end + 1;
+    await slicer.maybeYield();
+  }
+  return lines;
 }

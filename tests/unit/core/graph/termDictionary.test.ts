@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareUnits, TermDictionary } from '../../../../src/core/graph/termDictionary';
+import { Slicer } from '../../../../src/core/util/Slicer';
 
 /**
  * Pieces terms are made of: ASCII with shared prefixes, accented letters, CJK, emoji (surrogate
@@ -204,6 +205,22 @@ describe('the term dictionary', () => {
         if (sorted.length > 0) expect(TermDictionary.ofSorted([...sorted, sorted[sorted.length - 1] as string])).toBeNull();
       }),
       { numRuns: 300, seed: 9 },
+    );
+  });
+
+  it('checks the order the same way in slices', async () => {
+    await fc.assert(
+      fc.asyncProperty(termSets, fc.array(fc.nat()), async (terms, swaps) => {
+        const listed = [...terms].sort(unitOrder);
+        for (const [i, swap] of swaps.entries()) {
+          const a = i % Math.max(listed.length, 1);
+          const b = swap % Math.max(listed.length, 1);
+          [listed[a], listed[b]] = [listed[b] as string, listed[a] as string];
+        }
+        const inSlices = await TermDictionary.ofSortedInSlices(listed, new Slicer(0));
+        expect(inSlices?.list() ?? null).toEqual(TermDictionary.ofSorted(listed)?.list() ?? null);
+      }),
+      { numRuns: 200, seed: 10 },
     );
   });
 });

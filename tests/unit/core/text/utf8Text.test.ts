@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayContainLowered, utf8Lines } from '../../../../src/core/text/utf8Text';
+import { mayContainLowered, splitUtf8Lines, utf8Lines } from '../../../../src/core/text/utf8Text';
+import { Slicer } from '../../../../src/core/util/Slicer';
 
 const text = fc.array(fc.oneof(fc.constantFrom('\n', '\r\n', '\ufeff', 'é', '東京', '😀', ' '), fc.string({ maxLength: 6 })), { maxLength: 30 }).map((parts) => parts.join(''));
 
@@ -54,5 +55,17 @@ describe('mayContainLowered', () => {
     expect(mayContainLowered(encode('İnce'), 'ince')).toBe(true);
     // A query outside ASCII is left to the plain comparison.
     expect(mayContainLowered(encode('plain'), 'café')).toBe(true);
+  });
+});
+
+describe('splitUtf8Lines', () => {
+  it('gives text.split("\\n") of the decoded bytes, whatever the size of the pieces it decodes', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.integer({ min: 1, max: 12 }), async (value, chunk) => {
+        const wellFormed = new TextDecoder('utf-8', { ignoreBOM: true }).decode(new TextEncoder().encode(value));
+        expect(await splitUtf8Lines(new TextEncoder().encode(wellFormed), new Slicer(0), chunk)).toEqual(wellFormed.split('\n'));
+      }),
+      { numRuns: 300, seed: 8 },
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { stat as statCallback, watch, type FSWatcher, type Stats } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import {
   AlreadyExistsError,
@@ -49,7 +49,7 @@ export class NodeVaultPort implements VaultPort {
 
   /** Opens a port over `dir`, which must be an existing folder. */
   static async open(dir: string, options?: NodeVaultPortOptions): Promise<NodeVaultPort> {
-    const info = await stat(dir).catch(() => null);
+    const info = await statFile(dir).catch(() => null);
     if (info === null) throw new NotFoundError(dir);
     if (!info.isDirectory()) throw new WrongKindError(dir, 'folder');
     return new NodeVaultPort(dir, options);
@@ -86,7 +86,7 @@ export class NodeVaultPort implements VaultPort {
   }
 
   async stat(path: string): Promise<VaultStat | null> {
-    const info = await stat(this.abs(path)).catch((error: unknown) => {
+    const info = await statFile(this.abs(path)).catch((error: unknown) => {
       if (isMissingPathError(error)) return null;
       throw fromPlatformError('stat', path, error);
     });
@@ -136,9 +136,9 @@ export class NodeVaultPort implements VaultPort {
 
   async rename(from: string, to: string): Promise<void> {
     await this.locks.run(from, async () => {
-      const source = await stat(this.abs(from)).catch(() => null);
+      const source = await statFile(this.abs(from)).catch(() => null);
       if (source === null) throw new NotFoundError(from);
-      const target = await stat(this.abs(to)).catch(() => null);
+      const target = await statFile(this.abs(to)).catch(() => null);
       // On case-insensitive file systems `a.md` -> `A.md` finds the source itself at the target.
       if (target !== null && !(target.ino === source.ino && target.dev === source.dev)) {
         throw new AlreadyExistsError(to);
@@ -281,4 +281,14 @@ export class NodeVaultPort implements VaultPort {
 function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
   if (a === null || b === null) return a === b;
   return a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+/**
+ * `fs.stat` through its callback: about twice as quick as `fs/promises`, which counts when a load
+ * checks every note of a large vault.
+ */
+function statFile(path: string): Promise<Stats> {
+  return new Promise((settle, fail) => {
+    statCallback(path, (error, stats) => (error === null ? settle(stats) : fail(error)));
+  });
 }

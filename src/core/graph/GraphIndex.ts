@@ -10,7 +10,7 @@ import { FactsTable, factsOf, loadFacts, type NoteFacts, type SavedFacts } from 
 import { FullTextBuilder, FullTextIndex, type FullTextDocument, type SearchResult } from './fullTextIndex';
 import { FIELD_COUNT } from './postings';
 import { TermDictionary } from './termDictionary';
-import { LinkGraph } from './linkGraph';
+import { LinkGraph, type LinkRef } from './linkGraph';
 import { loadRecords, saveRecords } from './savedRecords';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
 
@@ -48,7 +48,7 @@ interface IndexedNote {
 }
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 /**
  * A note as saved (`saveRecords`, one record per note, in the order of the saved arrays): its
@@ -65,9 +65,21 @@ interface SavedNote {
  * The typed arrays saved beside the notes, in this order: the string table of the notes' facts
  * (UTF-8 JSON, see `FactsTable`); note `i`'s text is `texts` from
  * `textStarts[i]` up to `textStarts[i + 1]` (UTF-8); then the full-text index's field lengths,
- * dictionary (UTF-8, a term per line), and postings.
+ * dictionary (UTF-8, a term per line), and postings; then the link graph (see `SavedGraph`).
  */
-const SAVED_ARRAYS = ['strings', 'textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies'] as const;
+const SAVED_ARRAYS = ['strings', 'textStarts', 'texts', 'fieldLengths', 'terms', 'starts', 'documents', 'frequencies', 'otherFiles', 'linkTargets'] as const;
+
+/**
+ * The links as resolved when saved, so a load on the same files need not resolve them again.
+ * The files are the notes' paths in the order of the records, then `otherFiles` (attachments);
+ * `linkTargets` has an entry for every link of every note, in the same order: 0 when the link
+ * resolved to no file, else 1 + the file's number. Empty when the links changed during the save.
+ */
+interface SavedGraph {
+  /** UTF-8 JSON: the paths of the files other than notes. */
+  otherFiles: Uint8Array;
+  linkTargets: Uint32Array;
+}
 
 const encoder = new TextEncoder();
 // A note's text exactly as read: a leading byte-order mark stays (offsets and lines count it).
@@ -214,6 +226,7 @@ export class GraphIndex {
     // Notes and full text as they are at this moment: edits made while this runs change neither
     // list, and a note saved as it was is re-read on the next start, its mtime having changed.
     const notes = [...this.notes.values()];
+    const graph = await this.savedGraph(notes, slicer);
     const fullText = await this.fullText.toSaved(
       notes.map((note) => note.path),
       slicer,
@@ -236,6 +249,7 @@ export class GraphIndex {
       starts: fullText.postings.starts,
       documents: fullText.postings.documents,
       frequencies: fullText.postings.frequencies,
+      ...graph,
     };
     await saveRecords(
       this.vault,
@@ -251,6 +265,33 @@ export class GraphIndex {
     return true;
   }
 
+  /** The link graph as `notes` have it (see `SavedGraph`). */
+  private async savedGraph(notes: readonly IndexedNote[], slicer: Slicer): Promise<SavedGraph> {
+    const version = this.links.version;
+    const numbers = new Map<string, number>();
+    notes.forEach((note, i) => numbers.set(note.path, i));
+    const otherFiles: string[] = [];
+    for (const file of this.links.files()) {
+      if (numbers.has(file)) continue;
+      numbers.set(file, notes.length + otherFiles.length);
+      otherFiles.push(file);
+    }
+    let count = 0;
+    for (const note of notes) count += note.facts.links.length;
+    const linkTargets = new Uint32Array(count);
+    let at = 0;
+    for (const note of notes) {
+      const edges = this.links.outgoingOf(note.path);
+      for (let i = 0; i < note.facts.links.length; i += 1) {
+        const target = edges[i]?.target;
+        linkTargets[at++] = target === undefined ? 0 : (numbers.get(target) ?? -1) + 1;
+      }
+      await slicer.maybeYield();
+    }
+    const moved = this.links.version !== version;
+    return { otherFiles: encoder.encode(JSON.stringify(otherFiles)), linkTargets: moved ? new Uint32Array(0) : linkTargets };
+  }
+
   private async buildNow(): Promise<void> {
     const slicer = new Slicer(this.options.sliceMs);
     // Changes so far are in what the build reads; only later ones need reading again.
@@ -263,7 +304,7 @@ export class GraphIndex {
     }
     const notes = files.filter(isNote);
     const changesBeforeLoad = this.changes;
-    const cached = await this.loadCache(slicer);
+    const cached = await this.loadCache(files, slicer);
     this.options.onProgress?.({ done: 0, total: notes.length });
     const present = new Set(notes);
     for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) this.forget(path);
@@ -298,7 +339,7 @@ export class GraphIndex {
    * and mtime they had, and its full-text index. Anything unreadable means a full rebuild, never
    * an error.
    */
-  private async loadCache(slicer: Slicer): Promise<Map<string, IndexedNote> | null> {
+  private async loadCache(files: readonly string[], slicer: Slicer): Promise<Map<string, IndexedNote> | null> {
     const file = this.options.cacheFile;
     if (file === undefined) return null;
     const loaded = await loadRecords(this.vault, file, CACHE_VERSION, slicer);
@@ -324,8 +365,13 @@ export class GraphIndex {
     if (fullText === null) return null;
     this.fullText = fullText;
     const notes = new Map<string, IndexedNote>();
+    for (const note of records) notes.set(note.path, note);
+    const resolved = resolvedLinks(records, arrays, files, notes);
+    let linkAt = 0;
     for (const note of records) {
-      notes.set(note.path, note);
+      const links = note.facts.links;
+      const firstLink = linkAt;
+      linkAt += links.length;
       if (!this.links.hasFile(note.path)) {
         // Deleted while the app was closed: the next save leaves it out.
         fullText.remove(note.path);
@@ -333,7 +379,8 @@ export class GraphIndex {
         continue;
       }
       this.notes.set(note.path, note);
-      this.links.setNote(note.path, note.facts.links, note.facts.aliases);
+      if (resolved === null) this.links.setNote(note.path, links, note.facts.aliases);
+      else this.links.restoreNote(note.path, links, note.facts.aliases, (i) => resolved(firstLink + i, links[i] as LinkRef));
       await slicer.maybeYield();
     }
     return notes;
@@ -491,15 +538,48 @@ async function termsOf(bytes: Uint8Array, slicer: Slicer): Promise<string[]> {
 /** The saved arrays by name, when there are as many as this version saves, of the right kinds and sizes for `notes` notes. */
 function savedArrays(arrays: readonly PackedArray[], notes: number) {
   if (arrays.length !== SAVED_ARRAYS.length) return null;
-  const [stringsJson, textStarts, texts, fieldLengths, terms, starts, documents, frequencies] = arrays;
-  if (!(stringsJson instanceof Uint8Array)) return null;
-  const strings = parseJson(decoder.decode(stringsJson));
-  if (!Array.isArray(strings) || !strings.every((text) => typeof text === 'string')) return null;
+  const [stringsJson, textStarts, texts, fieldLengths, terms, starts, documents, frequencies, otherFilesJson, linkTargets] = arrays;
+  const strings = stringsIn(stringsJson);
+  const otherFiles = stringsIn(otherFilesJson);
+  if (strings === null || otherFiles === null || !(linkTargets instanceof Uint32Array)) return null;
   if (!(textStarts instanceof Uint32Array) || !(texts instanceof Uint8Array) || !(fieldLengths instanceof Uint32Array) || !(terms instanceof Uint8Array)) return null;
   if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array || documents instanceof Uint16Array) || !(frequencies instanceof Uint16Array)) return null;
   if (textStarts.length !== notes + 1 || textStarts[0] !== 0 || textStarts[notes] !== texts.length || fieldLengths.length !== notes * FIELD_COUNT) return null;
   for (let i = 1; i <= notes; i += 1) if ((textStarts[i] as number) < (textStarts[i - 1] as number)) return null;
-  return { strings: strings, textStarts, texts, fieldLengths, terms, starts, documents, frequencies };
+  return { strings, textStarts, texts, fieldLengths, terms, starts, documents, frequencies, otherFiles, linkTargets };
+}
+
+/** A list of strings saved as UTF-8 JSON, or null. */
+function stringsIn(array: PackedArray | undefined): string[] | null {
+  if (!(array instanceof Uint8Array)) return null;
+  const strings = parseJson(decoder.decode(array));
+  return Array.isArray(strings) && strings.every((text) => typeof text === 'string') ? strings : null;
+}
+
+/**
+ * The saved resolution of link `i` (counting every note's links in order), when it holds: the
+ * vault has exactly the files it was saved with. Null when it does not, or was not saved.
+ */
+function resolvedLinks(
+  records: readonly IndexedNote[],
+  arrays: { otherFiles: readonly string[]; linkTargets: Uint32Array },
+  files: readonly string[],
+  notes: ReadonlyMap<string, IndexedNote>,
+): ((i: number, link: LinkRef) => string) | null {
+  const { otherFiles, linkTargets } = arrays;
+  let count = 0;
+  for (const note of records) count += note.facts.links.length;
+  if (linkTargets.length !== count || files.length !== records.length + otherFiles.length || notes.size !== records.length) return null;
+  const others = new Set(otherFiles);
+  if (others.size !== otherFiles.length || !files.every((file) => notes.has(file) || others.has(file))) return null;
+  const fileCount = files.length;
+  for (const number of linkTargets) if (number > fileCount) return null;
+  const paths = records.map((note) => note.path);
+  return (i, link) => {
+    const number = linkTargets[i] as number;
+    if (number === 0) return link.target;
+    return number <= paths.length ? (paths[number - 1] as string) : (otherFiles[number - 1 - paths.length] as string);
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -30,22 +30,60 @@ export class LinkGraph {
    * links, and one key string per name is also quicker to look up than a new one per link.
    */
   private readonly linkKeys = new Map<string, string>();
+  /** Counts changes to the files and edges, so a reader that yields can tell whether they moved under it. */
+  private changes = 0;
   /** While building, links are stored but resolved only once every file and alias is known. */
   private deferred = false;
+  /** Notes whose links came resolved (`restoreNote`) in this bulk load. */
+  private readonly restored = new Set<string>();
+  /** Whether the restored resolutions still hold: no file came or went and no alias changed since the first. */
+  private restoredHold = true;
 
   /** Starts a bulk load: notes are recorded, and resolved together by `resolveAll`. */
   beginBulk(): void {
     this.deferred = true;
+    this.restored.clear();
+    this.restoredHold = true;
   }
 
-  /** Resolves every note's links (after `beginBulk`), in slices. */
+  /**
+   * Resolves the notes' links (after `beginBulk`), in slices: those restored resolved are kept
+   * while their resolutions hold, every note's otherwise.
+   */
   async resolveAll(slicer: Slicer): Promise<void> {
     this.deferred = false;
-    this.incoming.clear();
+    const keep = this.restoredHold ? this.restored : new Set<string>();
+    if (keep.size === 0) this.incoming.clear();
     for (const path of this.links.keys()) {
+      if (keep.has(path)) continue;
       this.resolveNote(path);
       await slicer.maybeYield();
     }
+    this.restored.clear();
+  }
+
+  /**
+   * Records a note as a saved graph had it, its links already resolved (`targets[i]` for
+   * `links[i]`), during a bulk load. The caller vouches that the files are those the targets were
+   * resolved among; any file or alias that changes afterwards has `resolveAll` resolve every note.
+   */
+  restoreNote(path: string, links: readonly LinkRef[], aliases: readonly string[], targets: (index: number) => string): void {
+    if (!this.deferred) throw new Error('restoreNote is for bulk loads');
+    this.record(path, links, aliases);
+    const edges = links.map((link, i) => ({ target: targets(i), line: link.line }));
+    this.outgoing.set(path, edges);
+    for (const edge of edges) if (edge.target !== path) addTo(this.incoming, edge.target, path);
+    this.restored.add(path);
+  }
+
+  /** A number that differs whenever the files or any note's edges have changed since it was read. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Every file, notes and others. */
+  files(): IterableIterator<string> {
+    return this.resolver.files();
   }
 
   hasFile(path: string): boolean {
@@ -58,12 +96,16 @@ export class LinkGraph {
 
   addFile(path: string): void {
     if (this.resolver.has(path)) return;
+    this.unsettleRestored();
+    this.changes += 1;
     this.resolver.addFile(path);
     this.reresolve([nameKey(path)]);
   }
 
   removeFile(path: string): void {
     if (!this.resolver.has(path)) return;
+    this.unsettleRestored();
+    this.changes += 1;
     this.removeNote(path);
     this.resolver.removeFile(path);
     this.reresolve([nameKey(path)]);
@@ -71,17 +113,32 @@ export class LinkGraph {
 
   /** Records a note's links and aliases (its file must have been added). */
   setNote(path: string, links: readonly LinkRef[], aliases: readonly string[]): void {
+    const before = this.aliases.get(path) ?? [];
+    const aliasesChanged = this.record(path, links, aliases);
+    if (this.deferred) {
+      this.restored.delete(path);
+      if (aliasesChanged) this.unsettleRestored();
+      return;
+    }
+    this.resolveNote(path);
+    if (aliasesChanged) this.reresolve([...before, ...aliases].map(nameKey));
+  }
+
+  /** Stores a note's links and aliases, unresolved; whether its aliases changed. */
+  private record(path: string, links: readonly LinkRef[], aliases: readonly string[]): boolean {
     this.forgetLinks(path);
     this.links.set(path, links);
     for (const link of links) addTo(this.byName, this.linkKey(link.target), path);
     const before = this.aliases.get(path) ?? [];
-    const aliasesChanged = before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
     if (aliases.length === 0) this.aliases.delete(path);
     else this.aliases.set(path, aliases);
     this.resolver.setAliases(path, aliases);
-    if (this.deferred) return;
-    this.resolveNote(path);
-    if (aliasesChanged) this.reresolve([...before, ...aliases].map(nameKey));
+    return before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
+  }
+
+  /** A file or alias changed during a bulk load: restored resolutions no longer hold. */
+  private unsettleRestored(): void {
+    if (this.deferred && this.restored.size > 0) this.restoredHold = false;
   }
 
   /** Forgets a note's links and aliases; the file itself stays (see `removeFile`). */
@@ -92,6 +149,8 @@ export class LinkGraph {
     const before = this.aliases.get(path) ?? [];
     this.aliases.delete(path);
     this.resolver.setAliases(path, []);
+    this.restored.delete(path);
+    if (before.length > 0) this.unsettleRestored();
     if (!this.deferred && before.length > 0) this.reresolve(before.map(nameKey));
   }
 
@@ -138,6 +197,7 @@ export class LinkGraph {
   }
 
   private dropEdges(path: string): void {
+    this.changes += 1;
     for (const edge of this.outgoing.get(path) ?? []) removeFrom(this.incoming, edge.target, path);
     this.outgoing.delete(path);
   }

@@ -47,6 +47,10 @@ export class LinkResolver {
     this.answersAnywhere.clear();
   }
 
+  files(): IterableIterator<string> {
+    return this.byPath.values();
+  }
+
   has(path: string): boolean {
     return this.byPath.has(path.toLowerCase());
   }

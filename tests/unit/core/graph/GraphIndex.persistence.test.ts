@@ -94,10 +94,11 @@ describe('the graph index on disk', () => {
     first.close();
     const savedArrays = await readFile(join(temp.dir, ARRAYS));
     const savedPart = await readFile(join(temp.dir, PART), 'utf8');
-    /** The saved arrays with array `which` (in the saved order: strings, text starts, texts, field lengths, terms, starts, documents, frequencies) changed by `change`. */
+    /** The saved arrays with array `which` (in the saved order: strings, text starts, texts, field lengths, terms, starts, documents, frequencies, other files, link targets) changed by `change`. */
     const withArray = (which: number, change: (array: PackedArray) => PackedArray): Uint8Array => {
+      // The first array is the save's generation, which the header names.
       const arrays = unpackArrays(new Uint8Array(savedArrays)) as PackedArray[];
-      arrays[which] = change(arrays[which] as PackedArray);
+      arrays[which + 1] = change(arrays[which + 1] as PackedArray);
       return packArrays(arrays);
     };
     const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -109,11 +110,18 @@ describe('the graph index on disk', () => {
       ['terms out of order', () => writeFile(join(temp.dir, ARRAYS), withArray(4, () => encode('zebra\napple')))],
       ['a string table that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(0, () => encode('["note", ')))],
       ['a text range past the texts', () => writeFile(join(temp.dir, ARRAYS), withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start))))],
+      ['a file list that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(8, () => encode('["a.png"')))],
+      ['link targets of the wrong kind', () => writeFile(join(temp.dir, ARRAYS), withArray(9, () => encode('1')))],
       ['a link naming no string', () => writeFile(join(temp.dir, PART), savedPart.replace(/"links":\[\d+/, '"links":[99999'))],
       ['facts of the wrong shape', () => writeFile(join(temp.dir, PART), savedPart.replace(/"tags":\[[^\]]*\]/, '"tags":"topic"'))],
     ];
+    // Each damage alone: the saved files as written, then one of them changed.
+    const restore = async (): Promise<void> => {
+      await writeFile(join(temp.dir, ARRAYS), savedArrays);
+      await writeFile(join(temp.dir, PART), savedPart);
+    };
     for (const [what, damage] of damages) {
-      await first.save();
+      await restore();
       await damage();
       const { port: watched, reads } = counting(port);
       const index = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
@@ -122,6 +130,16 @@ describe('the graph index on disk', () => {
       expect(reads, what).toHaveLength(30);
       index.close();
     }
+
+    // Saved link targets naming no file: the notes hold, the links are resolved again.
+    await restore();
+    await writeFile(join(temp.dir, ARRAYS), withArray(9, (targets) => targets.map(() => 999)));
+    const { port: watched, reads } = counting(port);
+    const index = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    expect(await index.backlinksOf('F1/Note 1.md')).toEqual(['F0/Note 0.md']);
+    expect(await index.outgoingOf('F2/Note 29.md')).toEqual(['F0/Note 0.md']);
+    expect(reads).toEqual([]);
+    index.close();
   });
 
   it('forgets notes deleted while closed, in every answer and in the next save', async () => {
@@ -146,6 +164,40 @@ describe('the graph index on disk', () => {
     expect(await Promise.all(['note', 'links', 'n3'].map((query) => fresh.searchText(query, { limit: 50 })))).toEqual(answers);
     third.close();
     fresh.close();
+  });
+
+  it('resolves links after a load as a fresh build does, whatever files and aliases changed while closed', async () => {
+    const graphOf = async (index: GraphIndex): Promise<Record<string, unknown>> => {
+      const answers: Record<string, unknown> = {};
+      const paths = ['F0/Hub.md', 'Note 1.md', 'F2/diagram.png', ...Array.from({ length: 30 }, (_, i) => `F${i % 3}/Note ${i}.md`)];
+      for (const path of paths) answers[path] = { out: await index.outgoingOf(path), in: await index.backlinksOf(path) };
+      return answers;
+    };
+    const whileClosed: Record<string, () => Promise<void>> = {
+      nothing: async () => {},
+      'an attachment added': () => writeFile(join(temp.dir, 'F2/diagram.png'), 'png'),
+      'an alias changed': () => writeFile(join(temp.dir, 'F1/Note 4.md'), '---\naliases: [Renamed]\n---\n# Note 4\n'),
+      'a shorter path for a name': () => writeFile(join(temp.dir, 'Note 1.md'), '# Note 1 at the root\n'),
+      'a note deleted': () => rm(join(temp.dir, 'F2/Note 5.md')),
+    };
+    for (const [what, change] of Object.entries(whileClosed)) {
+      await rm(join(temp.dir, '.obsidian'), { recursive: true, force: true });
+      await rm(join(temp.dir, 'F2/diagram.png'), { force: true });
+      await rm(join(temp.dir, 'Note 1.md'), { force: true });
+      await writeFile(join(temp.dir, 'F1/Note 4.md'), '---\naliases: [Four, Hub target]\n---\n# Note 4\n');
+      await writeFile(join(temp.dir, 'F2/Note 5.md'), '# Note 5\nLinks to [[Note 6]]\n');
+      await writeFile(join(temp.dir, 'F0/Hub.md'), '# Hub\n[[Four]] [[Hub target]] [[Renamed]] [[diagram.png]] [[Note 1]] [[F1/Note 1]] [[Note 5]]\n');
+      const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+      await first.build();
+      await first.save();
+      first.close();
+      await change();
+      const loaded = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+      const fresh = new GraphIndex(port, { skipFolder });
+      expect(await graphOf(loaded), what).toEqual(await graphOf(fresh));
+      loaded.close();
+      fresh.close();
+    }
   });
 
   it('writes the cache again only when a note changed since it was written or loaded', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkGraph } from '../../../../src/core/graph/linkGraph';
+import { LinkGraph, type LinkEdge } from '../../../../src/core/graph/linkGraph';
 import type { NoteLink } from '../../../../src/core/graph/parseNote';
 import { LinkResolver } from '../../../../src/core/graph/resolveLink';
 import { Slicer } from '../../../../src/core/util/Slicer';
@@ -57,6 +57,22 @@ function snapshot(graph: LinkGraph, files: Set<string>): { outgoing: Record<stri
   return { outgoing, incoming };
 }
 
+/** Applies `change` to the model of the vault, and to `graph` as the index would. */
+function apply(change: Step, files: Set<string>, notes: Map<string, NoteState>, graph: LinkGraph): void {
+  if (change.kind === 'delete') {
+    graph.removeFile(change.path);
+    files.delete(change.path);
+    notes.delete(change.path);
+    return;
+  }
+  graph.addFile(change.path);
+  files.add(change.path);
+  if (!change.path.endsWith('.md')) return;
+  const note = { links: change.links.map(linkTo), aliases: change.aliases };
+  graph.setNote(change.path, note.links, note.aliases);
+  notes.set(change.path, note);
+}
+
 describe('the link graph', () => {
   it('re-resolves only what a change can affect, and agrees with a graph built from scratch after every step', async () => {
     await fc.assert(
@@ -65,24 +81,61 @@ describe('the link graph', () => {
         const files = new Set<string>();
         const notes = new Map<string, NoteState>();
         for (const change of steps) {
-          if (change.kind === 'delete') {
-            graph.removeFile(change.path);
-            files.delete(change.path);
-            notes.delete(change.path);
-          } else {
-            graph.addFile(change.path);
-            files.add(change.path);
-            if (change.path.endsWith('.md')) {
-              const note = { links: change.links.map(linkTo), aliases: change.aliases };
-              graph.setNote(change.path, note.links, note.aliases);
-              notes.set(change.path, note);
-            }
-          }
+          apply(change, files, notes, graph);
           expect(snapshot(graph, files)).toEqual(snapshot(await fresh(files, notes), files));
         }
       }),
       { numRuns: 200, seed: 5 },
     );
+  });
+
+  it('restores saved resolutions, and resolves again all that changes during the load can affect', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), fc.array(step, { maxLength: 6 }), async (before, during) => {
+        const files = new Set<string>();
+        const notes = new Map<string, NoteState>();
+        const scratch = new LinkGraph();
+        for (const change of before) apply(change, files, notes, scratch);
+        const saved = await fresh(files, notes);
+        // A load: the same files, every note restored as saved, then what changed while the app was closed.
+        const loaded = new LinkGraph();
+        loaded.beginBulk();
+        for (const file of files) loaded.addFile(file);
+        for (const [path, note] of notes) {
+          const edges = saved.outgoingOf(path);
+          loaded.restoreNote(path, note.links, note.aliases, (i) => (edges[i] as LinkEdge).target);
+        }
+        for (const change of during) apply(change, files, notes, loaded);
+        await loaded.resolveAll(new Slicer());
+        expect(snapshot(loaded, files)).toEqual(snapshot(await fresh(files, notes), files));
+        // And it follows changes afterwards as any graph does.
+        apply({ kind: 'write', path: 'Plan.md', links: ['Nickname', 'Ideas'], aliases: ['Other name'] }, files, notes, loaded);
+        expect(snapshot(loaded, files)).toEqual(snapshot(await fresh(files, notes), files));
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it('takes a restored resolution as it was saved while no file or alias changes', async () => {
+    const restore = (): LinkGraph => {
+      const graph = new LinkGraph();
+      graph.beginBulk();
+      for (const file of ['Index.md', 'Old.md', 'Ideas.md']) graph.addFile(file);
+      // As saved: `[[Ideas]]` went to Old.md (Ideas.md being one of the files since).
+      graph.restoreNote('Index.md', [linkTo('Ideas', 3)], [], () => 'Old.md');
+      return graph;
+    };
+    const kept = restore();
+    await kept.resolveAll(new Slicer());
+    expect(kept.outgoingOf('Index.md')).toEqual([{ target: 'Old.md', line: 3 }]);
+    expect([...kept.incomingOf('Old.md')]).toEqual(['Index.md']);
+
+    const resolvedAgain = restore();
+    resolvedAgain.addFile('Later.md');
+    await resolvedAgain.resolveAll(new Slicer());
+    expect(resolvedAgain.outgoingOf('Index.md')).toEqual([{ target: 'Ideas.md', line: 3 }]);
+    expect([...resolvedAgain.incomingOf('Old.md')]).toEqual([]);
+    expect(() => new LinkGraph().restoreNote('Index.md', [], [], () => '')).toThrow(/bulk/);
   });
 
   it('resolves a link to a note created later, and back to its text when the note goes', () => {

@@ -107,6 +107,8 @@ export class GraphIndex {
   /** `changes` as the cache file holds them (-1: unknown, or nothing saved). */
   private savedChanges = -1;
   private built: Promise<void> | null = null;
+  /** The link graph's name index, built after the first build, in the background: changes wait for it. */
+  private namesIndexed: Promise<void> = Promise.resolve();
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
@@ -331,6 +333,7 @@ export class GraphIndex {
     else if (this.changes === changesBeforeLoad && this.dirty.size === 0) this.savedChanges = this.changes;
     // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
     this.strings = new StringPool();
+    this.namesIndexed = this.links.indexNames(new Slicer(this.options.sliceMs));
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
@@ -347,12 +350,15 @@ export class GraphIndex {
     const arrays = savedArrays(loaded.arrays, loaded.records.length);
     if (arrays === null) return null;
     const records: IndexedNote[] = [];
+    const notes = new Map<string, IndexedNote>();
     for (const [i, record] of loaded.records.entries()) {
       const note = record as Partial<Record<keyof SavedNote, unknown>> | null;
       if (typeof note !== 'object' || note === null || typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return null;
       const facts = loadFacts(note.facts, arrays.strings);
       if (facts === null) return null;
-      records.push({ path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) });
+      const indexed: IndexedNote = { path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) };
+      records.push(indexed);
+      notes.set(indexed.path, indexed);
       await slicer.maybeYield();
     }
     const dictionary = await TermDictionary.ofSortedInSlices(await termsOf(arrays.terms, slicer), slicer);
@@ -364,9 +370,7 @@ export class GraphIndex {
     }, slicer);
     if (fullText === null) return null;
     this.fullText = fullText;
-    const notes = new Map<string, IndexedNote>();
-    for (const note of records) notes.set(note.path, note);
-    const resolved = resolvedLinks(records, arrays, files, notes);
+    const resolved = await resolvedLinks(records, arrays, files, notes, slicer);
     let linkAt = 0;
     for (const note of records) {
       const links = note.facts.links;
@@ -409,6 +413,7 @@ export class GraphIndex {
 
   /** Re-reads the marked paths, several at a time (after an agent run or a sync there can be thousands). */
   private async catchUp(): Promise<void> {
+    await this.namesIndexed;
     const paths = [...this.dirty];
     this.dirty.clear();
     const slicer = new Slicer(this.options.sliceMs);
@@ -560,25 +565,33 @@ function stringsIn(array: PackedArray | undefined): string[] | null {
  * The saved resolution of link `i` (counting every note's links in order), when it holds: the
  * vault has exactly the files it was saved with. Null when it does not, or was not saved.
  */
-function resolvedLinks(
+async function resolvedLinks(
   records: readonly IndexedNote[],
   arrays: { otherFiles: readonly string[]; linkTargets: Uint32Array },
   files: readonly string[],
   notes: ReadonlyMap<string, IndexedNote>,
-): ((i: number, link: LinkRef) => string) | null {
+  slicer: Slicer,
+): Promise<((i: number, link: LinkRef) => string) | null> {
   const { otherFiles, linkTargets } = arrays;
   let count = 0;
   for (const note of records) count += note.facts.links.length;
   if (linkTargets.length !== count || files.length !== records.length + otherFiles.length || notes.size !== records.length) return null;
   const others = new Set(otherFiles);
-  if (others.size !== otherFiles.length || !files.every((file) => notes.has(file) || others.has(file))) return null;
+  if (others.size !== otherFiles.length) return null;
+  for (let i = 0; i < files.length; i += 1) {
+    const file = files[i] as string;
+    if (!notes.has(file) && !others.has(file)) return null;
+    if ((i & 0x3ff) === 0x3ff) await slicer.maybeYield();
+  }
   const fileCount = files.length;
-  for (const number of linkTargets) if (number > fileCount) return null;
-  const paths = records.map((note) => note.path);
+  for (let i = 0; i < linkTargets.length; i += 1) {
+    if ((linkTargets[i] as number) > fileCount) return null;
+    if ((i & 0xffff) === 0xffff) await slicer.maybeYield();
+  }
   return (i, link) => {
     const number = linkTargets[i] as number;
     if (number === 0) return link.target;
-    return number <= paths.length ? (paths[number - 1] as string) : (otherFiles[number - 1 - paths.length] as string);
+    return number <= records.length ? (records[number - 1] as IndexedNote).path : (otherFiles[number - 1 - records.length] as string);
   };
 }
 

@@ -1,4 +1,4 @@
-import MiniSearch, { type AsPlainObject, type Options as MiniSearchOptions, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options as MiniSearchOptions, type SearchResult } from 'minisearch';
 import type { Slicer } from '../util/Slicer';
 import { emptySnapshot, FIELD_COUNT, PostingsBuilder, SortedPostingsWriter, type PostingsSnapshot } from './postings';
 import { TermStore, type AddedTerms } from './termStore';
@@ -94,6 +94,8 @@ interface MiniSearchInternals {
   _documentIds: Map<number, string>;
   _idToShortId: Map<string, number>;
   _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _documentCount: number;
   _nextId: number;
 }
 
@@ -111,7 +113,7 @@ export class FullTextIndex {
   ) {}
 
   static empty(): FullTextIndex {
-    return FullTextIndex.of({ paths: [], fieldLengths: new Uint32Array(0), postings: emptySnapshot() });
+    return FullTextIndex.over(new MiniSearch<TermDocument>(SEARCH_OPTIONS), { paths: [], fieldLengths: new Uint32Array(0), postings: emptySnapshot() });
   }
 
   /** Indexes `documents` in one go, pausing through `slicer` so the app stays responsive. */
@@ -126,35 +128,37 @@ export class FullTextIndex {
 
   /** The index `toSaved` gave (read back from a file), or null when it does not hold together (a damaged cache). */
   static async load(saved: SavedFullText, slicer: Slicer): Promise<FullTextIndex | null> {
-    return (await holdsTogether(saved, slicer)) ? FullTextIndex.of(saved) : null;
+    return (await holdsTogether(saved, slicer)) ? FullTextIndex.of(saved, slicer) : null;
   }
 
-  /** An index over postings known to hold together: built here, not read back from a file (see `load`). */
-  static of(saved: SavedFullText): FullTextIndex {
+  /**
+   * An index over postings known to hold together: built here, not read back from a file (see
+   * `load`). MiniSearch's document tables are filled in slices, as a vault's worth of them in one
+   * go (`MiniSearch.loadJS`) would hold up the app.
+   */
+  static async of(saved: SavedFullText, slicer: Slicer): Promise<FullTextIndex> {
+    const search = new MiniSearch<TermDocument>(SEARCH_OPTIONS);
+    const internals = internalsOf(search);
     const { paths, fieldLengths } = saved;
     const count = paths.length;
-    const documentIds: Record<number, string> = {};
-    const fieldLength: Record<number, number[]> = {};
     const sums = new Array<number>(FIELD_COUNT).fill(0);
     for (let id = 0; id < count; id += 1) {
-      documentIds[id] = paths[id] as string;
+      const path = paths[id] as string;
       const lengths = Array.from(fieldLengths.subarray(id * FIELD_COUNT, (id + 1) * FIELD_COUNT));
-      fieldLength[id] = lengths;
+      internals._documentIds.set(id, path);
+      internals._idToShortId.set(path, id);
+      internals._fieldLength.set(id, lengths);
       lengths.forEach((length, field) => (sums[field] = (sums[field] as number) + length));
+      if ((id & 0x3ff) === 0x3ff) await slicer.maybeYield();
     }
-    const plain: AsPlainObject = {
-      documentCount: count,
-      nextId: count,
-      documentIds,
-      fieldIds: Object.fromEntries(FIELDS.map((field, fieldId) => [field, fieldId])),
-      fieldLength,
-      averageFieldLength: sums.map((sum) => (count === 0 ? 0 : sum / count)),
-      storedFields: {},
-      dirtCount: 0,
-      index: [],
-      serializationVersion: 2,
-    };
-    const search = MiniSearch.loadJS<TermDocument>(plain, SEARCH_OPTIONS);
+    internals._documentCount = count;
+    internals._nextId = count;
+    internals._avgFieldLength = sums.map((sum) => (count === 0 ? 0 : sum / count));
+    return FullTextIndex.over(search, saved);
+  }
+
+  /** `search`, with `saved` (which its document tables match) as its postings. */
+  private static over(search: MiniSearch<TermDocument>, saved: SavedFullText): FullTextIndex {
     const internals = internalsOf(search);
     const store = new TermStore(saved.postings, internals._index, (document) => internals._documentIds.has(document));
     (internals as unknown as { _index: TermStore })._index = store;
@@ -239,7 +243,7 @@ export class FullTextBuilder {
 
   async finish(slicer: Slicer): Promise<FullTextIndex> {
     const postings = await this.postings.finish(slicer);
-    return FullTextIndex.of({ paths: this.paths, fieldLengths: Uint32Array.from(this.lengths), postings });
+    return FullTextIndex.of({ paths: this.paths, fieldLengths: Uint32Array.from(this.lengths), postings }, slicer);
   }
 }
 
@@ -253,6 +257,8 @@ function internalsOf(search: MiniSearch<TermDocument>): MiniSearchInternals {
     !(internals._documentIds instanceof Map) ||
     !(internals._idToShortId instanceof Map) ||
     !(internals._fieldLength instanceof Map) ||
+    !Array.isArray(internals._avgFieldLength) ||
+    typeof internals._documentCount !== 'number' ||
     typeof internals._nextId !== 'number'
   ) {
     throw new Error('This MiniSearch keeps its index differently from the version the full-text index was written for.');

@@ -23,8 +23,11 @@ export class LinkGraph {
   private readonly outgoing = new Map<string, LinkEdge[]>();
   /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
   private readonly incoming = new Map<string, string[]>();
-  /** Link name (see `nameKey`) → the notes with a link of that name (each once). */
-  private readonly byName = new Map<string, string[]>();
+  /**
+   * Link name (see `nameKey`) → the notes with a link of that name (each once); null until
+   * `indexNames`. Only changes need it, so a bulk load leaves it to be built after, in slices.
+   */
+  private byName: Map<string, string[]> | null = new Map();
   /**
    * Link text → its `nameKey`, remembered: a vault's links name far fewer pages than there are
    * links, and one key string per name is also quicker to look up than a new one per link.
@@ -42,6 +45,7 @@ export class LinkGraph {
   /** Starts a bulk load: notes are recorded, and resolved together by `resolveAll`. */
   beginBulk(): void {
     this.deferred = true;
+    this.byName = null;
     this.restored.clear();
     this.restoredHold = true;
   }
@@ -74,6 +78,31 @@ export class LinkGraph {
     this.outgoing.set(path, edges);
     for (const edge of edges) if (edge.target !== path) addTo(this.incoming, edge.target, path);
     this.restored.add(path);
+  }
+
+  /**
+   * Indexes the notes by the names their links use (after a bulk load), in slices, so the first
+   * change after a load finds the notes it can affect without going through every link at once.
+   */
+  async indexNames(slicer: Slicer): Promise<void> {
+    while (this.byName === null && !this.deferred) {
+      const version = this.changes;
+      const byName = new Map<string, string[]>();
+      for (const path of [...this.links.keys()]) {
+        this.namesOf([path], byName);
+        if (await slicer.maybeYield()) {
+          if (this.changes !== version || this.byName !== null || this.deferred) break;
+        }
+      }
+      // Links that changed meanwhile (a change that could not wait) mean starting over.
+      if (this.changes === version && this.byName === null && !this.deferred) this.byName = byName;
+    }
+  }
+
+  /** The name index of `paths`' links, added to `byName`. */
+  private namesOf(paths: Iterable<string>, byName = new Map<string, string[]>()): Map<string, string[]> {
+    for (const path of paths) for (const link of this.links.get(path) ?? []) addTo(byName, this.linkKey(link.target), path);
+    return byName;
   }
 
   /** A number that differs whenever the files or any note's edges have changed since it was read. */
@@ -128,7 +157,7 @@ export class LinkGraph {
   private record(path: string, links: readonly LinkRef[], aliases: readonly string[]): boolean {
     this.forgetLinks(path);
     this.links.set(path, links);
-    for (const link of links) addTo(this.byName, this.linkKey(link.target), path);
+    if (this.byName !== null) for (const link of links) addTo(this.byName, this.linkKey(link.target), path);
     const before = this.aliases.get(path) ?? [];
     if (aliases.length === 0) this.aliases.delete(path);
     else this.aliases.set(path, aliases);
@@ -187,12 +216,14 @@ export class LinkGraph {
   private reresolve(names: readonly string[]): void {
     if (this.deferred) return;
     const sources = new Set<string>();
-    for (const name of names) for (const source of this.byName.get(name) ?? []) sources.add(source);
+    // Only if a change comes before `indexNames` has run: then this one pays for it.
+    const byName = (this.byName ??= this.namesOf(this.links.keys()));
+    for (const name of names) for (const source of byName.get(name) ?? []) sources.add(source);
     for (const source of sources) this.resolveNote(source);
   }
 
   private forgetLinks(path: string): void {
-    for (const link of this.links.get(path) ?? []) removeFrom(this.byName, this.linkKey(link.target), path);
+    if (this.byName !== null) for (const link of this.links.get(path) ?? []) removeFrom(this.byName, this.linkKey(link.target), path);
     this.dropEdges(path);
   }
 

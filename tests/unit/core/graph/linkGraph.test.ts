@@ -57,6 +57,11 @@ function snapshot(graph: LinkGraph, files: Set<string>): { outgoing: Record<stri
   return { outgoing, incoming };
 }
 
+/** Lets timers run: a slicer that yields hands over at each of them. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Applies `change` to the model of the vault, and to `graph` as the index would. */
 function apply(change: Step, files: Set<string>, notes: Map<string, NoteState>, graph: LinkGraph): void {
   if (change.kind === 'delete') {
@@ -91,7 +96,7 @@ describe('the link graph', () => {
 
   it('restores saved resolutions, and resolves again all that changes during the load can affect', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), fc.array(step, { maxLength: 6 }), async (before, during) => {
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), fc.array(step, { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 4 }), fc.constantFrom('never', 'first', 'meanwhile'), async (before, during, after, names) => {
         const files = new Set<string>();
         const notes = new Map<string, NoteState>();
         const scratch = new LinkGraph();
@@ -108,12 +113,39 @@ describe('the link graph', () => {
         for (const change of during) apply(change, files, notes, loaded);
         await loaded.resolveAll(new Slicer());
         expect(snapshot(loaded, files)).toEqual(snapshot(await fresh(files, notes), files));
-        // And it follows changes afterwards as any graph does.
+        // And it follows changes afterwards as any graph does: with its name index built first,
+        // built while the changes come (in slices of nothing, so it yields at every note), or never.
+        const indexing = names === 'never' ? null : loaded.indexNames(new Slicer(0));
+        if (names === 'first') await indexing;
+        for (const change of after) {
+          apply(change, files, notes, loaded);
+          await nextTask();
+          expect(snapshot(loaded, files)).toEqual(snapshot(await fresh(files, notes), files));
+        }
+        await indexing;
         apply({ kind: 'write', path: 'Plan.md', links: ['Nickname', 'Ideas'], aliases: ['Other name'] }, files, notes, loaded);
         expect(snapshot(loaded, files)).toEqual(snapshot(await fresh(files, notes), files));
       }),
       { numRuns: 200, seed: 7 },
     );
+  });
+
+  it('indexes link names again when a note changes while they are indexed after a load', async () => {
+    const graph = new LinkGraph();
+    graph.beginBulk();
+    for (const file of ['A.md', 'B.md', 'C.md']) graph.addFile(file);
+    graph.setNote('A.md', [linkTo('X', 0)], []);
+    graph.setNote('B.md', [linkTo('Y', 0)], []);
+    graph.setNote('C.md', [linkTo('Y', 0)], []);
+    await graph.resolveAll(new Slicer());
+    const indexing = graph.indexNames(new Slicer(0));
+    await nextTask();
+    // A's names are indexed by now; its new link names a note that does not exist yet.
+    graph.setNote('A.md', [linkTo('Z', 1)], []);
+    await indexing;
+    graph.addFile('Z.md');
+    expect(graph.outgoingOf('A.md')).toEqual([{ target: 'Z.md', line: 1 }]);
+    expect([...graph.incomingOf('Z.md')]).toEqual(['A.md']);
   });
 
   it('takes a restored resolution as it was saved while no file or alias changes', async () => {

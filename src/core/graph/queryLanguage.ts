@@ -474,7 +474,10 @@ function formatCount(count: number): string {
 // Evaluation
 
 /** Per note (by index): the matched line numbers, or null when the note does not match. */
-type Outcome = (Set<number> | null)[];
+type Outcome = (ReadonlySet<number> | null)[];
+
+/** A match with no line of its own (`NOT`, `path`); shared, as outcomes are never changed in place. */
+const NO_LINES: ReadonlySet<number> = new Set<number>();
 
 /** `[[target#heading|alias]]` anywhere in a string; group 1 is the target. */
 const LINK = /\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]/g;
@@ -484,6 +487,7 @@ const WHOLE_LINK = /^\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]$/;
 class Evaluator {
   readonly notes: QueryableNote[];
   private readonly resolved = new Map<string, string | null>();
+  private readonly forms = new Map<(text: string) => unknown, Map<string, unknown>>();
 
   constructor(private readonly source: QuerySource) {
     this.notes = [...source.notes()];
@@ -509,9 +513,9 @@ class Evaluator {
         });
       }
       case 'not':
-        return this.evaluate(node.operand).map((lines) => (lines ? null : new Set<number>()));
+        return this.evaluate(node.operand).map((lines) => (lines ? null : NO_LINES));
       case 'property':
-        return this.byLines((note) => this.propertyLines(note, node.key, node.value));
+        return this.byLines(this.propertyLines(node.key, node.value));
       case 'outgoing-link':
         return this.byLines((note) => {
           const target = this.resolveFrom(node.target, note.path);
@@ -521,22 +525,35 @@ class Evaluator {
         return this.backlinks(node.target);
       case 'tag': {
         const wanted = normalizeTag(node.tag);
-        return this.byLines((note) =>
-          note.tags
-            .filter(({ tag }) => {
-              const have = normalizeTag(tag);
-              return have === wanted || have.startsWith(`${wanted}/`);
-            })
-            .map(({ line }) => line),
-        );
+        const nested = `${wanted}/`;
+        return this.byLines((note) => {
+          const found: number[] = [];
+          for (const { tag, line } of note.tags) {
+            const have = this.remembered(tag, normalizeTag);
+            if (have === wanted || have.startsWith(nested)) found.push(line);
+          }
+          return found;
+        });
       }
       case 'path':
-        return this.notes.map((note) => (note.path.startsWith(node.prefix) ? new Set<number>() : null));
+        return this.notes.map((note) => (note.path.startsWith(node.prefix) ? NO_LINES : null));
       case 'content': {
         const lowered = node.text.toLowerCase();
         return this.byLines((note) => (note.mayContain?.(lowered) === false ? [] : contentLines(note.text, node.text)));
       }
     }
+  }
+
+  /**
+   * `form(text)`, worked out once per text and query: a vault's notes share a few tags,
+   * property keys and values.
+   */
+  private remembered<T>(text: string, form: (text: string) => T): T {
+    let forms = this.forms.get(form) as Map<string, T> | undefined;
+    if (forms === undefined) this.forms.set(form, (forms = new Map<string, T>()));
+    let value = forms.get(text);
+    if (value === undefined && !forms.has(text)) forms.set(text, (value = form(text)));
+    return value as T;
   }
 
   /** A note matches when `lines` finds at least one line. */
@@ -547,16 +564,22 @@ class Evaluator {
     });
   }
 
-  private propertyLines(note: QueryableNote, key: string, value: string | null): number[] {
+  /** The lines of a note's properties with `key` (and `value`, when given). */
+  private propertyLines(key: string, value: string | null): (note: QueryableNote) => number[] {
     const wantedKey = key.toLowerCase();
     const wanted = value === null ? [] : valueForms(value);
-    return note.properties
-      .filter((property) => property.key.toLowerCase() === wantedKey && (value === null || this.valueMatches(property.value, value, wanted, note.path)))
-      .map((property) => property.line);
+    return (note) => {
+      const found: number[] = [];
+      for (const property of note.properties) {
+        if (this.remembered(property.key, lowerCase) !== wantedKey) continue;
+        if (value === null || this.valueMatches(property.value, value, wanted, note.path)) found.push(property.line);
+      }
+      return found;
+    };
   }
 
   private valueMatches(have: string, want: string, wantForms: string[], fromPath: string): boolean {
-    const haveForms = valueForms(have);
+    const haveForms = this.remembered(have, valueForms);
     if (haveForms.some((form) => wantForms.includes(form))) return true;
     const haveLink = WHOLE_LINK.exec(unquote(have.trim()))?.[1]?.trim();
     if (haveLink === undefined || haveLink === '') return false;
@@ -575,7 +598,7 @@ class Evaluator {
       pagePath !== null ? note.path === pagePath : note.path.toLowerCase() === lower || note.path.toLowerCase() === `${lower}.md`,
     );
     const targets = new Set(from?.outgoing.map((link) => link.target) ?? []);
-    return this.notes.map((note) => (targets.has(note.path) ? new Set<number>() : null));
+    return this.notes.map((note) => (targets.has(note.path) ? NO_LINES : null));
   }
 
   /** Resolves link text as a note in `fromPath`'s folder would; cached per folder. */
@@ -587,7 +610,9 @@ class Evaluator {
   }
 }
 
-function union(a: Set<number>, b: Set<number>): Set<number> {
+function union(a: ReadonlySet<number>, b: ReadonlySet<number>): ReadonlySet<number> {
+  if (b.size === 0) return a;
+  if (a.size === 0) return b;
   const out = new Set(a);
   for (const line of b) out.add(line);
   return out;
@@ -599,6 +624,10 @@ function sameTarget(target: string, resolved: string | null, text: string): bool
   const have = target.toLowerCase();
   const want = text.toLowerCase();
   return have === want || have === `${want}.md`;
+}
+
+function lowerCase(text: string): string {
+  return text.toLowerCase();
 }
 
 function normalizeTag(tag: string): string {

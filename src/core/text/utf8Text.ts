@@ -14,14 +14,17 @@ export function utf8Lines(bytes: Uint8Array, wanted: readonly number[]): (string
   let next = 0;
   let line = 0;
   let start = 0;
-  for (let at = 0; at <= bytes.length && next < wanted.length; at += 1) {
-    if (at < bytes.length && bytes[at] !== NEWLINE) continue;
+  while (next < wanted.length) {
+    // The engine's own byte search finds line ends far quicker than a loop over the bytes.
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 ? bytes.length : newline;
     while (next < wanted.length && wanted[next] === line) {
-      found.push(decoder.decode(bytes.subarray(start, at)));
+      found.push(decoder.decode(bytes.subarray(start, end)));
       next += 1;
     }
+    if (newline < 0) break;
     line += 1;
-    start = at + 1;
+    start = newline + 1;
   }
   while (next < wanted.length) {
     found.push(undefined);

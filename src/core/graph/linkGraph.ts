@@ -89,7 +89,7 @@ export class LinkGraph {
       const version = this.changes;
       const byName = new Map<string, string[]>();
       for (const path of [...this.links.keys()]) {
-        this.namesOf([path], byName);
+        this.addNames(path, byName);
         if (await slicer.maybeYield()) {
           if (this.changes !== version || this.byName !== null || this.deferred) break;
         }
@@ -99,10 +99,9 @@ export class LinkGraph {
     }
   }
 
-  /** The name index of `paths`' links, added to `byName`. */
-  private namesOf(paths: Iterable<string>, byName = new Map<string, string[]>()): Map<string, string[]> {
-    for (const path of paths) for (const link of this.links.get(path) ?? []) addTo(byName, this.linkKey(link.target), path);
-    return byName;
+  /** Adds the names of the note's links to a name index. */
+  private addNames(path: string, byName: Map<string, string[]>): void {
+    for (const link of this.links.get(path) ?? []) addTo(byName, this.linkKey(link.target), path);
   }
 
   /** A number that differs whenever the files or any note's edges have changed since it was read. */
@@ -157,7 +156,7 @@ export class LinkGraph {
   private record(path: string, links: readonly LinkRef[], aliases: readonly string[]): boolean {
     this.forgetLinks(path);
     this.links.set(path, links);
-    if (this.byName !== null) for (const link of links) addTo(this.byName, this.linkKey(link.target), path);
+    if (this.byName !== null) this.addNames(path, this.byName);
     const before = this.aliases.get(path) ?? [];
     if (aliases.length === 0) this.aliases.delete(path);
     else this.aliases.set(path, aliases);
@@ -217,7 +216,12 @@ export class LinkGraph {
     if (this.deferred) return;
     const sources = new Set<string>();
     // Only if a change comes before `indexNames` has run: then this one pays for it.
-    const byName = (this.byName ??= this.namesOf(this.links.keys()));
+    let byName = this.byName;
+    if (byName === null) {
+      byName = new Map();
+      for (const path of this.links.keys()) this.addNames(path, byName);
+      this.byName = byName;
+    }
     for (const name of names) for (const source of byName.get(name) ?? []) sources.add(source);
     for (const source of sources) this.resolveNote(source);
   }

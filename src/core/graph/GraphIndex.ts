@@ -1,4 +1,4 @@
-import type { VaultChange, VaultPort } from '../ports';
+import type { VaultChange, VaultPort, VaultStat } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { mayContainLowered, splitUtf8Lines, utf8Lines } from '../text/utf8Text';
@@ -414,22 +414,29 @@ export class GraphIndex {
   /** Re-reads the marked paths, several at a time (after an agent run or a sync there can be thousands). */
   private async catchUp(): Promise<void> {
     await this.namesIndexed;
+    // The marked paths, then the files of any folder among them (a folder moved in, or
+    // renamed), each once: all read several at a time, as a build reads.
     const paths = [...this.dirty];
+    const queued = new Set(paths);
     this.dirty.clear();
     const slicer = new Slicer(this.options.sliceMs);
-    for (let at = 0; at < paths.length; at += PARALLEL_READS) {
-      const batch = paths.slice(at, at + PARALLEL_READS);
+    for (let at = 0; at < paths.length; ) {
+      const batch = paths.slice(at, at + PARALLEL_CHECKS);
+      at += batch.length;
       const infos = await Promise.all(batch.map((path) => this.vault.stat(path).catch(() => null)));
-      const reads = await Promise.all(batch.map((path, i) => (infos[i]?.kind === 'file' && isNote(path) ? this.readIfChanged(path, undefined) : Promise.resolve(null))));
+      const reads = await Promise.all(batch.map((path, i) => readNote(this.vault, path, infos[i] ?? null)));
       for (const [i, path] of batch.entries()) {
         const info = infos[i] ?? null;
         if (info === null) {
+          const wasFile = this.links.hasFile(path);
           this.forget(path);
-          for (const known of [...this.notes.keys()]) if (known.startsWith(`${path}/`)) this.forget(known);
+          // A folder gone: everything that was in it.
+          if (!wasFile) for (const known of [...this.links.files()]) if (known.startsWith(`${path}/`)) this.forget(known);
         } else if (info.kind === 'folder') {
           for (const file of await walkFiles(this.vault, path)) {
-            this.links.addFile(file);
-            if (isNote(file)) this.applyRead(file, await this.readIfChanged(file, undefined));
+            if (queued.has(file)) continue;
+            queued.add(file);
+            paths.push(file);
           }
         } else {
           this.links.addFile(path);
@@ -441,19 +448,19 @@ export class GraphIndex {
   }
 
   /** The note's text and stat; `undefined` when the saved copy is current, null when it cannot be read. */
-  private async readIfChanged(path: string, known: IndexedNote | undefined): Promise<{ text: string; size: number; mtime: number } | null | undefined> {
+  private async readIfChanged(path: string, known: IndexedNote | undefined): Promise<NoteRead | null | undefined> {
     try {
       const stat = await this.vault.stat(path);
       if (stat === null) return null;
       if (known !== undefined && stat.size === known.size && stat.mtime === known.mtime) return undefined;
-      return { text: await this.vault.readText(path), size: stat.size, mtime: stat.mtime };
+      return await readNote(this.vault, path, stat);
     } catch {
       return null;
     }
   }
 
   /** Puts a note as just read into the index (or takes it out when it could not be read). */
-  private applyRead(path: string, read: { text: string; size: number; mtime: number } | null | undefined): void {
+  private applyRead(path: string, read: NoteRead | null | undefined): void {
     if (read === null || read === undefined) {
       this.forget(path);
       return;
@@ -481,6 +488,23 @@ export class GraphIndex {
       this.changes += 1;
     }
     this.links.removeFile(path);
+  }
+}
+
+/** A note as read, with the size and mtime it had just before. */
+interface NoteRead {
+  text: string;
+  size: number;
+  mtime: number;
+}
+
+/** The text of the note at `path`, whose stat was just taken; null when it is no note file or cannot be read. */
+async function readNote(vault: VaultPort, path: string, stat: VaultStat | null): Promise<NoteRead | null> {
+  if (stat?.kind !== 'file' || !isNote(path)) return null;
+  try {
+    return { text: await vault.readText(path), size: stat.size, mtime: stat.mtime };
+  } catch {
+    return null;
   }
 }
 

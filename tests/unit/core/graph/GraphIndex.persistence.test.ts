@@ -244,6 +244,29 @@ describe('the graph index on disk', () => {
     index.close();
   });
 
+  it('follows a folder renamed with its notes and attachments, reading each note once', async () => {
+    await writeFile(join(temp.dir, 'F1/chart.png'), 'png');
+    await writeFile(join(temp.dir, 'F0/Hub.md'), '# Hub\n![[chart.png]] [[F1/Note 1]]\n');
+    const { port: watched, reads } = counting(port);
+    const index = new GraphIndex(watched, { skipFolder });
+    await index.build();
+    reads.length = 0;
+    await port.rename('F1', 'Archive/F1');
+    // The same notes again, one by one, as a watcher may also report them.
+    for (let i = 1; i < 30; i += 3) await port.write(`Archive/F1/Note ${i}.md`, `# Note ${i}\nLinks to [[Note ${(i + 1) % 30}]] #topic/n${i % 5}\nkind:: sample\n`);
+    reads.length = 0;
+    expect(await index.outgoingOf('F0/Hub.md')).toEqual(['Archive/F1/Note 1.md', 'Archive/F1/chart.png']);
+    expect(await index.backlinksOf('Archive/F1/Note 1.md')).toEqual(['F0/Hub.md', 'F0/Note 0.md']);
+    expect(await index.isNote('F1/Note 1.md')).toBe(false);
+    expect((await index.searchText('note 4', { limit: 50 })).map((hit) => hit.path)).toContain('Archive/F1/Note 4.md');
+    expect((await index.searchText('note 4', { limit: 50 })).map((hit) => hit.path)).not.toContain('F1/Note 4.md');
+    expect(reads.sort()).toEqual(Array.from({ length: 10 }, (_, k) => `Archive/F1/Note ${1 + 3 * k}.md`).sort());
+    await port.remove('Archive');
+    expect(await index.outgoingOf('F0/Hub.md')).toEqual(['F1/Note 1', 'chart.png']);
+    expect(await index.backlinksOf('F2/Note 2.md')).toEqual([]);
+    index.close();
+  });
+
   it('reports progress from 0 to all notes while it builds', async () => {
     const progress: IndexProgress[] = [];
     const index = new GraphIndex(port, { skipFolder, sliceMs: 0, onProgress: (p) => progress.push(p) });

@@ -184,8 +184,9 @@ describe('the plugin shell in a browser', () => {
     await page.evaluate(() => window.recursaHarness?.runCommand('recursa:rebuild-search-index'));
     await expect.poll(() => page.locator('.notice').allTextContents(), { timeout: 10_000 }).toContain('Recursa: the search index is rebuilt.');
     // A small header naming its parts, which hold the notes.
-    expect(JSON.parse(await readFile(cache, 'utf8'))).toMatchObject({ parts: 1 });
-    expect((await stat(join(dir, '.obsidian/plugins/recursa/graph-index.0.jsonl'))).size).toBeGreaterThan(100);
+    const header = JSON.parse(await readFile(cache, 'utf8')) as { parts: number; generation: string };
+    expect(header).toMatchObject({ parts: 1 });
+    expect((await stat(join(dir, `.obsidian/plugins/recursa/graph-index.${header.generation}.0.jsonl`))).size).toBeGreaterThan(100);
     // The new index serves the agent's `mem`.
     expect(await page.evaluate(() => window.recursaHarness?.runSandbox("return await mem.searchGlobal('Friday')"))).toEqual(['Projects/Alpha.md']);
   });

@@ -107,6 +107,8 @@ export class GraphIndex {
   /** `changes` as the cache file holds them (-1: unknown, or nothing saved). */
   private savedChanges = -1;
   private built: Promise<void> | null = null;
+  /** The last save asked for (see `save`). */
+  private saving: Promise<boolean> = Promise.resolve(true);
   /** The link graph's name index, built after the first build, in the background: changes wait for it. */
   private namesIndexed: Promise<void> = Promise.resolve();
   private catchingUp: Promise<void> | null = null;
@@ -217,8 +219,20 @@ export class GraphIndex {
     });
   }
 
-  /** Writes the index to `cacheFile` (unless it holds this index already); false when there is none configured. */
-  async save(): Promise<boolean> {
+  /**
+   * Writes the index to `cacheFile` (unless it holds this index already); false when there is
+   * none configured. Saves run one after another: each removes the files of the others.
+   */
+  save(): Promise<boolean> {
+    const run = this.saving.then(
+      () => this.saveNow(),
+      () => this.saveNow(),
+    );
+    this.saving = run;
+    return run;
+  }
+
+  private async saveNow(): Promise<boolean> {
     const file = this.options.cacheFile;
     if (file === undefined) return false;
     await this.current();

@@ -21,22 +21,31 @@ export interface LoadedRecords {
   arrays: PackedArray[];
 }
 
-/** `graph-index.json` → `graph-index.3.jsonl`. */
-function partPath(file: string, part: number): string {
-  return `${file.replace(/\.json$/i, '')}.${part}.jsonl`;
+/** `graph-index.json` → `graph-index`. */
+function stem(file: string): string {
+  return file.replace(/\.json$/i, '');
 }
 
-/** `graph-index.json` → `graph-index.bin`. */
-function arraysPath(file: string): string {
-  return `${file.replace(/\.json$/i, '')}.bin`;
+/** `graph-index.json`, generation `g` → `graph-index.g.3.jsonl`. */
+function partPath(file: string, generation: string, part: number): string {
+  return `${stem(file)}.${generation}.${part}.jsonl`;
 }
+
+/** `graph-index.json`, generation `g` → `graph-index.g.bin`. */
+function arraysPath(file: string, generation: string): string {
+  return `${stem(file)}.${generation}.bin`;
+}
+
+/** What `saveRecords` makes a generation of: nothing that could lead a path elsewhere. */
+const GENERATION = /^[a-z0-9-]{1,40}$/;
 
 /**
  * Saves records (each one JSON text, without line breaks) as a small header file and numbered
  * JSON Lines parts beside it, and typed arrays (if any) in one binary file. Parts keep every
  * string the app handles small — one string for a whole large vault's index would exceed what
- * JavaScript strings can hold — and the header is written last, so a save cut short leaves the
- * previous header pointing at files of another generation, which `loadRecords` then refuses.
+ * JavaScript strings can hold. Each save writes files of its own (named by its generation) and
+ * the header last, then removes the files of earlier saves: a save cut short (the app quit)
+ * leaves the previous save whole, and its header still names it.
  */
 export async function saveRecords(
   vault: VaultPort,
@@ -50,7 +59,7 @@ export async function saveRecords(
   let parts = 0;
   let lines = [JSON.stringify({ generation })];
   const flush = async (): Promise<void> => {
-    await vault.write(partPath(file, parts), lines.join('\n'));
+    await vault.write(partPath(file, generation, parts), lines.join('\n'));
     parts += 1;
     lines = [JSON.stringify({ generation })];
   };
@@ -59,12 +68,21 @@ export async function saveRecords(
     if (lines.length > RECORDS_PER_PART) await flush();
   }
   if (lines.length > 1 || parts === 0) await flush();
-  if (arrays.length > 0) await vault.writeBinary(arraysPath(file), await packArraysInSlices([new TextEncoder().encode(generation), ...arrays], slicer));
+  if (arrays.length > 0) await vault.writeBinary(arraysPath(file, generation), await packArraysInSlices([new TextEncoder().encode(generation), ...arrays], slicer));
   const header: Header = { version, generation, parts, arrays: arrays.length > 0 };
   await vault.write(file, JSON.stringify(header));
-  // Parts beyond this save's, from an earlier and larger one.
-  for (let stale = parts; await vault.exists(partPath(file, stale)); stale += 1) await vault.remove(partPath(file, stale));
-  if (arrays.length === 0 && (await vault.exists(arraysPath(file)))) await vault.remove(arraysPath(file));
+  await removeOtherSaves(vault, file, generation);
+}
+
+/** Removes the parts and arrays of every save but `generation`'s: earlier ones, and any cut short. */
+async function removeOtherSaves(vault: VaultPort, file: string, generation: string): Promise<void> {
+  const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  const prefix = `${stem(file)}.`;
+  const kept = `${prefix}${generation}.`;
+  for (const path of (await vault.list(folder)).files) {
+    if (!path.startsWith(prefix) || path.startsWith(kept) || !(path.endsWith('.jsonl') || path.endsWith('.bin'))) continue;
+    await vault.remove(path).catch(() => undefined);
+  }
 }
 
 /**
@@ -76,17 +94,17 @@ export async function loadRecords(vault: VaultPort, file: string, version: numbe
     const text = await readTextIfExists(vault, file);
     if (text === null) return null;
     const header = JSON.parse(text) as Partial<Header>;
-    if (header.version !== version || typeof header.generation !== 'string' || typeof header.parts !== 'number') return null;
+    if (header.version !== version || typeof header.generation !== 'string' || !GENERATION.test(header.generation) || typeof header.parts !== 'number') return null;
     let arrays: PackedArray[] = [];
     if (header.arrays === true) {
-      const unpacked = unpackArrays(await vault.readBinary(arraysPath(file)));
+      const unpacked = unpackArrays(await vault.readBinary(arraysPath(file, header.generation)));
       const [generation, ...rest] = unpacked ?? [];
       if (!(generation instanceof Uint8Array) || new TextDecoder().decode(generation) !== header.generation) return null;
       arrays = rest;
     }
     const records: unknown[] = [];
     for (let part = 0; part < header.parts; part += 1) {
-      const partText = await readTextIfExists(vault, partPath(file, part));
+      const partText = await readTextIfExists(vault, partPath(file, header.generation, part));
       if (partText === null) return null;
       const lines = partText.split('\n');
       if ((JSON.parse(lines[0] ?? '') as { generation?: unknown }).generation !== header.generation) return null;

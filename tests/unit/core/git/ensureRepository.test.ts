@@ -30,7 +30,7 @@ describe.each(RUNTIMES)('ensureRepository ($name)', (runtime) => {
 
     it("ignores workspace state and the plugin's settings, index, conversations and action log, but not notes or the plugin itself", async () => {
       await ensureRepository(vault, { configDir: '.obsidian' });
-      const ignored = ['.obsidian/workspace.json', '.obsidian/plugins/recursa/data.json', '.trash/x.md', '.obsidian/plugins/recursa/graph-index.json', '.obsidian/plugins/recursa/graph-index.0.jsonl', '.obsidian/plugins/recursa/conversations/c1.json', '.obsidian/plugins/recursa/action-log.json'];
+      const ignored = ['.obsidian/workspace.json', '.obsidian/plugins/recursa/data.json', '.trash/x.md', '.obsidian/plugins/recursa/graph-index.json', '.obsidian/plugins/recursa/graph-index.mi4x2k-7f3a9c.0.jsonl', '.obsidian/plugins/recursa/conversations/c1.json', '.obsidian/plugins/recursa/action-log.json'];
       expect(gitCli(temp.dir, 'check-ignore', ...ignored).trim().split('\n')).toEqual(ignored);
       expect(() => gitCli(temp.dir, 'check-ignore', '.obsidian/plugins/recursa/main.js')).toThrow();
       expect(gitCli(temp.dir, 'status', '--porcelain', '--untracked-files=all')).toContain('?? Note.md');

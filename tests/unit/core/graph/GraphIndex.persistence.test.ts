@@ -8,8 +8,12 @@ import { packArrays, unpackArrays, type PackedArray } from '../../../../src/core
 import { useTempDir } from '../../../helpers/tempVault';
 
 const CACHE = '.obsidian/plugins/recursa/graph-index.json';
-const ARRAYS = '.obsidian/plugins/recursa/graph-index.bin';
-const PART = '.obsidian/plugins/recursa/graph-index.0.jsonl';
+
+/** The arrays and the first part of the save the header names. */
+async function savedFiles(dir: string): Promise<{ arrays: string; part: string }> {
+  const { generation } = JSON.parse(await readFile(join(dir, CACHE), 'utf8')) as { generation: string };
+  return { arrays: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.bin`), part: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.jsonl`) };
+}
 
 /** The port, counting the notes it reads. */
 function counting(port: VaultPort): { port: VaultPort; reads: string[] } {
@@ -92,8 +96,9 @@ describe('the graph index on disk', () => {
     await first.build();
     await first.save();
     first.close();
-    const savedArrays = await readFile(join(temp.dir, ARRAYS));
-    const savedPart = await readFile(join(temp.dir, PART), 'utf8');
+    const { arrays: ARRAYS, part: PART } = await savedFiles(temp.dir);
+    const savedArrays = await readFile(ARRAYS);
+    const savedPart = await readFile(PART, 'utf8');
     /** The saved arrays with array `which` (in the saved order: strings, text starts, texts, field lengths, terms, starts, documents, frequencies, other files, link targets) changed by `change`. */
     const withArray = (which: number, change: (array: PackedArray) => PackedArray): Uint8Array => {
       // The first array is the save's generation, which the header names.
@@ -103,22 +108,22 @@ describe('the graph index on disk', () => {
     };
     const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
     const damages: [string, () => Promise<void>][] = [
-      ['arrays cut short', () => writeFile(join(temp.dir, ARRAYS), savedArrays.subarray(0, savedArrays.length - 9))],
-      ['arrays missing', () => rm(join(temp.dir, ARRAYS))],
-      ['arrays of another byte order', () => writeFile(join(temp.dir, ARRAYS), Buffer.concat([Buffer.from(savedArrays.subarray(0, 4)).reverse(), savedArrays.subarray(4)]))],
-      ['a posting naming no note', () => writeFile(join(temp.dir, ARRAYS), withArray(6, (documents) => documents.map((document, i) => (i === 0 ? 999 : document))))],
-      ['terms out of order', () => writeFile(join(temp.dir, ARRAYS), withArray(4, () => encode('zebra\napple')))],
-      ['a string table that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(0, () => encode('["note", ')))],
-      ['a text range past the texts', () => writeFile(join(temp.dir, ARRAYS), withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start))))],
-      ['a file list that is not JSON', () => writeFile(join(temp.dir, ARRAYS), withArray(8, () => encode('["a.png"')))],
-      ['link targets of the wrong kind', () => writeFile(join(temp.dir, ARRAYS), withArray(9, () => encode('1')))],
-      ['a link naming no string', () => writeFile(join(temp.dir, PART), savedPart.replace(/"links":\[\d+/, '"links":[99999'))],
-      ['facts of the wrong shape', () => writeFile(join(temp.dir, PART), savedPart.replace(/"tags":\[[^\]]*\]/, '"tags":"topic"'))],
+      ['arrays cut short', () => writeFile(ARRAYS, savedArrays.subarray(0, savedArrays.length - 9))],
+      ['arrays missing', () => rm(ARRAYS)],
+      ['arrays of another byte order', () => writeFile(ARRAYS, Buffer.concat([Buffer.from(savedArrays.subarray(0, 4)).reverse(), savedArrays.subarray(4)]))],
+      ['a posting naming no note', () => writeFile(ARRAYS, withArray(6, (documents) => documents.map((document, i) => (i === 0 ? 999 : document))))],
+      ['terms out of order', () => writeFile(ARRAYS, withArray(4, () => encode('zebra\napple')))],
+      ['a string table that is not JSON', () => writeFile(ARRAYS, withArray(0, () => encode('["note", ')))],
+      ['a text range past the texts', () => writeFile(ARRAYS, withArray(1, (starts) => starts.map((start, i) => (i === starts.length - 1 ? start + 5 : start))))],
+      ['a file list that is not JSON', () => writeFile(ARRAYS, withArray(8, () => encode('["a.png"')))],
+      ['link targets of the wrong kind', () => writeFile(ARRAYS, withArray(9, () => encode('1')))],
+      ['a link naming no string', () => writeFile(PART, savedPart.replace(/"links":\[\d+/, '"links":[99999'))],
+      ['facts of the wrong shape', () => writeFile(PART, savedPart.replace(/"tags":\[[^\]]*\]/, '"tags":"topic"'))],
     ];
     // Each damage alone: the saved files as written, then one of them changed.
     const restore = async (): Promise<void> => {
-      await writeFile(join(temp.dir, ARRAYS), savedArrays);
-      await writeFile(join(temp.dir, PART), savedPart);
+      await writeFile(ARRAYS, savedArrays);
+      await writeFile(PART, savedPart);
     };
     for (const [what, damage] of damages) {
       await restore();
@@ -133,7 +138,7 @@ describe('the graph index on disk', () => {
 
     // Saved link targets naming no file: the notes hold, the links are resolved again.
     await restore();
-    await writeFile(join(temp.dir, ARRAYS), withArray(9, (targets) => targets.map(() => 999)));
+    await writeFile(ARRAYS, withArray(9, (targets) => targets.map(() => 999)));
     const { port: watched, reads } = counting(port);
     const index = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
     expect(await index.backlinksOf('F1/Note 1.md')).toEqual(['F0/Note 0.md']);
@@ -265,6 +270,21 @@ describe('the graph index on disk', () => {
     expect(await index.outgoingOf('F0/Hub.md')).toEqual(['F1/Note 1', 'chart.png']);
     expect(await index.backlinksOf('F2/Note 2.md')).toEqual([]);
     index.close();
+  });
+
+  it('runs saves asked for at once one after the other, so the cache they leave loads', async () => {
+    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE, sliceMs: 0 });
+    await first.build();
+    const saves = [first.save()];
+    await port.write('F0/Note 0.md', '# Note 0\nchanged while saving\n');
+    saves.push(first.save(), first.save());
+    expect(await Promise.all(saves)).toEqual([true, true, true]);
+    first.close();
+    const { port: watched, reads } = counting(port);
+    const second = new GraphIndex(watched, { skipFolder, cacheFile: CACHE });
+    expect((await second.searchText('saving')).map((hit) => hit.path)).toEqual(['F0/Note 0.md']);
+    expect(reads).toEqual([]);
+    second.close();
   });
 
   it('reports progress from 0 to all notes while it builds', async () => {

@@ -20,40 +20,75 @@ describe('records saved in parts', () => {
   });
   afterEach(() => port.close());
 
-  const parts = async (): Promise<string[]> => (await readdir(join(temp.dir, 'cache'))).filter((name) => name.endsWith('.jsonl')).sort();
+  /** The files of saves beside the header, each save's generation written `G`, `H`… (generations sort by time). */
+  const savedFiles = async (): Promise<string[]> => {
+    const letters = new Map<string, string>();
+    return (await readdir(join(temp.dir, 'cache')))
+      .filter((name) => name !== 'index.json')
+      .sort()
+      .map((name) => {
+        const [stem, generation = '', ...rest] = name.split('.');
+        if (!letters.has(generation)) letters.set(generation, 'GHIJ'.charAt(letters.size));
+        return [stem, letters.get(generation), ...rest].join('.');
+      });
+  };
 
-  it('reads back every record in order, across parts, and removes parts left by a larger save', async () => {
-    await saveRecords(port, FILE, 1, recordsOf(2500, 'big'));
-    expect(await parts()).toEqual(['index.0.jsonl', 'index.1.jsonl', 'index.2.jsonl']);
-    const loaded = (await loadRecords(port, FILE, 1, new Slicer()))?.records as { i: number; tag: string; text: string }[];
-    expect(loaded.map((record) => record.i)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
-    expect(loaded[7]?.text).toBe('line one\nline two 7');
+  it('reads back every record in order, across parts, and removes the files of earlier saves', async () => {
+    await saveRecords(port, FILE, 1, recordsOf(2500, 'big'), [new Uint8Array([1, 2, 3])]);
+    expect(await savedFiles()).toEqual(['index.G.0.jsonl', 'index.G.1.jsonl', 'index.G.2.jsonl', 'index.G.bin']);
+    const loaded = await loadRecords(port, FILE, 1, new Slicer());
+    const records = loaded?.records as { i: number; tag: string; text: string }[];
+    expect(records.map((record) => record.i)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+    expect(records[7]?.text).toBe('line one\nline two 7');
+    expect(loaded?.arrays).toEqual([new Uint8Array([1, 2, 3])]);
 
     await saveRecords(port, FILE, 1, recordsOf(10, 'small'));
-    expect(await parts()).toEqual(['index.0.jsonl']);
+    expect(await savedFiles()).toEqual(['index.G.0.jsonl']);
     expect(((await loadRecords(port, FILE, 1, new Slicer()))?.records as { tag: string }[]).map((record) => record.tag)).toEqual(Array(10).fill('small'));
 
     await saveRecords(port, FILE, 1, recordsOf(0, 'none'));
     expect(await loadRecords(port, FILE, 1, new Slicer())).toEqual({ records: [], arrays: [] });
   });
 
-  it('refuses another version, a missing or foreign part, and damaged lines', async () => {
+  it('keeps the previous save whole when a save is cut short, and the next save clears what it left', async () => {
+    await saveRecords(port, FILE, 1, recordsOf(1500, 'a'), [new Uint8Array([7])]);
+    // The app quits as a save writes its header: its parts and arrays are written, the header is not.
+    const quitting = Object.create(port) as NodeVaultPort;
+    quitting.write = async (path: string, data: string) => {
+      if (path === FILE) throw new Error('the app quit');
+      return port.write(path, data);
+    };
+    await expect(saveRecords(quitting, FILE, 1, recordsOf(1200, 'b'), [new Uint8Array([8])])).rejects.toThrow('the app quit');
+    expect(await savedFiles()).toEqual(['index.G.0.jsonl', 'index.G.1.jsonl', 'index.G.bin', 'index.H.0.jsonl', 'index.H.1.jsonl', 'index.H.bin']);
+    const loaded = await loadRecords(port, FILE, 1, new Slicer());
+    expect((loaded?.records as { tag: string }[]).every((record) => record.tag === 'a')).toBe(true);
+    expect(loaded?.records).toHaveLength(1500);
+    expect(loaded?.arrays).toEqual([new Uint8Array([7])]);
+
+    await saveRecords(port, FILE, 1, recordsOf(5, 'c'));
+    expect(await savedFiles()).toEqual(['index.G.0.jsonl']);
+    expect(((await loadRecords(port, FILE, 1, new Slicer()))?.records as { tag: string }[]).map((record) => record.tag)).toEqual(Array(5).fill('c'));
+  });
+
+  it('refuses another version, a missing or foreign part, damaged lines, and a header naming files elsewhere', async () => {
     expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
     await saveRecords(port, FILE, 1, recordsOf(1500, 'a'));
     expect(await loadRecords(port, FILE, 2, new Slicer())).toBeNull();
 
-    // A save cut short after writing its parts: the old header names another generation.
-    const header = await readFile(join(temp.dir, FILE), 'utf8');
-    await saveRecords(port, FILE, 1, recordsOf(1500, 'b'));
-    await writeFile(join(temp.dir, FILE), header);
-    expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
-
-    await saveRecords(port, FILE, 1, recordsOf(1500, 'c'));
-    const second = join(temp.dir, 'cache/index.1.jsonl');
+    const header = JSON.parse(await readFile(join(temp.dir, FILE), 'utf8')) as { generation: string };
+    const second = join(temp.dir, `cache/index.${header.generation}.1.jsonl`);
     const text = await readFile(second, 'utf8');
+    // A part of another save under this save's name.
+    await writeFile(second, text.replace(header.generation, 'other'));
+    expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
     await writeFile(second, `${text}\n{"i":`);
     expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
-    await port.remove('cache/index.1.jsonl');
+    await writeFile(second, text);
+    expect(await loadRecords(port, FILE, 1, new Slicer())).not.toBeNull();
+    await writeFile(join(temp.dir, FILE), JSON.stringify({ ...header, generation: '../../elsewhere' }));
+    expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
+    await writeFile(join(temp.dir, FILE), JSON.stringify(header));
+    await port.remove(`cache/index.${header.generation}.1.jsonl`);
     expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
   });
 });

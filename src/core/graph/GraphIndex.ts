@@ -271,9 +271,7 @@ export class GraphIndex {
       this.vault,
       file,
       CACHE_VERSION,
-      (async function* () {
-        yield* records;
-      })(),
+      records,
       SAVED_ARRAYS.map((name) => arrays[name]),
       slicer,
     );

@@ -109,6 +109,7 @@ export class FullTextIndex {
   private constructor(
     private readonly search: MiniSearch<TermDocument>,
     private readonly internals: MiniSearchInternals,
+    private readonly store: TermStore,
     private readonly saved: SavedFullText,
   ) {}
 
@@ -162,7 +163,7 @@ export class FullTextIndex {
     const internals = internalsOf(search);
     const store = new TermStore(saved.postings, internals._index, (document) => internals._documentIds.has(document));
     (internals as unknown as { _index: TermStore })._index = store;
-    return new FullTextIndex(search, internals, saved);
+    return new FullTextIndex(search, internals, store, saved);
   }
 
   add(document: FullTextDocument): void {
@@ -198,9 +199,8 @@ export class FullTextIndex {
       fieldLengths.set(fieldLength.get(shortId) ?? [], i * FIELD_COUNT);
     });
     const writer = new SortedPostingsWriter();
-    const store = (this.internals as unknown as { _index: TermStore })._index;
-    for (const term of store.terms()) {
-      const fields = [...(store.get(term) ?? [])].reduce<[number, number][][]>((byField, [field, postings]) => {
+    for (const term of this.store.terms()) {
+      const fields = [...(this.store.get(term) ?? [])].reduce<[number, number][][]>((byField, [field, postings]) => {
         const ranked: [number, number][] = [];
         for (const [shortId, frequency] of postings) {
           const id = rank.get(shortId);

@@ -54,14 +54,18 @@ class ChunkedArray<T extends Uint16Array | Uint32Array> {
   }
 
   /** The numbers in one array (and the chunks let go). */
-  async joined(slicer: Slicer): Promise<T> {
-    const joined = this.make(this.length);
+  joined(slicer: Slicer): Promise<T> {
+    return this.copyInto(this.make(this.length), slicer);
+  }
+
+  /** The numbers copied into `target`, which has room for them (and the chunks let go). */
+  async copyInto<J extends Uint16Array | Uint32Array>(target: J, slicer: Slicer): Promise<J> {
     let at = 0;
     await this.drain((chunk, length) => {
-      joined.set(chunk.subarray(0, length), at);
+      target.set(chunk.subarray(0, length), at);
       at += length;
     }, slicer);
-    return joined;
+    return target;
   }
 }
 
@@ -157,12 +161,7 @@ export class SortedPostingsWriter {
   async finish(slicer: Slicer): Promise<PostingsSnapshot | null> {
     const dictionary = TermDictionary.ofSorted(this.terms);
     if (dictionary === null) return null;
-    const documents = documentArray(this.documents.length, this.documentCount);
-    let at = 0;
-    await this.documents.drain((chunk, length) => {
-      documents.set(chunk.subarray(0, length), at);
-      at += length;
-    }, slicer);
+    const documents = await this.documents.copyInto(documentArray(this.documents.length, this.documentCount), slicer);
     return { dictionary, starts: Uint32Array.from(this.starts), documents, frequencies: await this.frequencies.joined(slicer) };
   }
 }

@@ -51,7 +51,7 @@ export async function saveRecords(
   vault: VaultPort,
   file: string,
   version: number,
-  records: AsyncIterable<string>,
+  records: AsyncIterable<string> | Iterable<string>,
   arrays: readonly PackInput[] = [],
   slicer: Slicer = new Slicer(),
 ): Promise<void> {

@@ -94,7 +94,8 @@ export class TermStore {
   /** Every term of the snapshot and every term added since, in dictionary (code unit) order; some may have no live postings. */
   terms(): string[] {
     const base = this.base.dictionary.list();
-    const added = [...this.added.keys()].filter((term) => this.base.dictionary.idOf(term) < 0).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // The default sort compares code units, as the dictionary is ordered.
+    const added = [...this.added.keys()].filter((term) => this.base.dictionary.idOf(term) < 0).sort();
     if (added.length === 0) return [...base];
     const all: string[] = [];
     let i = 0;

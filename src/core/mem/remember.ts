@@ -39,7 +39,8 @@ export async function remember(ctx: MemContext, content: string, tags?: string[]
   // (its note not on disk yet) counts as taken, or two calls could draw it and one note be lost.
   const pending = pendingPaths(ctx.vault);
   let path = memoryNotePath(folder, now);
-  for (let attempt = 0; pending.has(path) || (await ctx.vault.stat(path)) !== null || pending.has(path); attempt++) {
+  // Pending is checked after the stat: another call may have taken the name while it ran.
+  for (let attempt = 0; (await ctx.vault.stat(path)) !== null || pending.has(path); attempt++) {
     if (attempt >= 8) throw new InvalidArgumentError('content', 'a memory the vault has room for', `${path} and every other name tried already exist`);
     path = memoryNotePath(folder, now);
   }

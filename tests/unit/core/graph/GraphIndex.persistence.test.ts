@@ -40,6 +40,14 @@ describe('the graph index on disk', () => {
   });
   afterEach(() => port.close());
 
+  /** Builds an index of the vault as it is, saves it, and lets it go. */
+  async function saveIndex(): Promise<void> {
+    const index = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
+    await index.build();
+    await index.save();
+    index.close();
+  }
+
   it('loads a saved index without reading unchanged notes, and re-reads only what changed while closed', async () => {
     const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
     await first.build();
@@ -92,10 +100,7 @@ describe('the graph index on disk', () => {
   });
 
   it('rebuilds from the notes when any file of a saved index is damaged, and answers as before', async () => {
-    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
-    await first.build();
-    await first.save();
-    first.close();
+    await saveIndex();
     const { arrays: ARRAYS, part: PART } = await savedFiles(temp.dir);
     const savedArrays = await readFile(ARRAYS);
     const savedPart = await readFile(PART, 'utf8');
@@ -148,10 +153,7 @@ describe('the graph index on disk', () => {
   });
 
   it('forgets notes deleted while closed, in every answer and in the next save', async () => {
-    const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
-    await first.build();
-    await first.save();
-    first.close();
+    await saveIndex();
     await rm(join(temp.dir, 'F1/Note 7.md'));
     const second = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
     expect((await second.searchText('note 7', { limit: 50 })).map((hit) => hit.path)).not.toContain('F1/Note 7.md');
@@ -192,10 +194,7 @@ describe('the graph index on disk', () => {
       await writeFile(join(temp.dir, 'F1/Note 4.md'), '---\naliases: [Four, Hub target]\n---\n# Note 4\n');
       await writeFile(join(temp.dir, 'F2/Note 5.md'), '# Note 5\nLinks to [[Note 6]]\n');
       await writeFile(join(temp.dir, 'F0/Hub.md'), '# Hub\n[[Four]] [[Hub target]] [[Renamed]] [[diagram.png]] [[Note 1]] [[F1/Note 1]] [[Note 5]]\n');
-      const first = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
-      await first.build();
-      await first.save();
-      first.close();
+      await saveIndex();
       await change();
       const loaded = new GraphIndex(port, { skipFolder, cacheFile: CACHE });
       const fresh = new GraphIndex(port, { skipFolder });

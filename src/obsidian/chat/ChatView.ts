@@ -179,16 +179,22 @@ export class ChatView extends ItemView {
       });
       this.conversationId = conversation.id;
       await run.finish(outcome, retry);
+      // The run is over: Send is back while its changes (a git diff away) are still being shown.
+      this.settle(run);
       if (outcome.commits.length > 0) await this.showChanges(run, outcome);
     } catch (error) {
       run.fail(`The request failed: ${error instanceof Error ? error.message : String(error)}`, retry);
     } finally {
-      if (this.running?.run === run) {
-        this.running = null;
-        this.showIdle();
-      }
+      this.settle(run);
       this.scrollToEnd();
     }
+  }
+
+  /** Ends `run` as the one in progress (if it still is), and brings back the Send button. */
+  private settle(run: RunView): void {
+    if (this.running?.run !== run) return;
+    this.running = null;
+    this.showIdle();
   }
 
   private async showChanges(run: RunView, outcome: AgentOutcome): Promise<void> {

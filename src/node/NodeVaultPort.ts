@@ -1,5 +1,5 @@
 import { stat as statCallback, watch, type FSWatcher, type Stats } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import {
   AlreadyExistsError,
@@ -99,12 +99,13 @@ export class NodeVaultPort implements VaultPort {
     const entries = await this.io('list', path, () => readdir(this.abs(path), { withFileTypes: true }));
     const files: string[] = [];
     const folders: string[] = [];
+    const links: string[] = [];
     for (const entry of entries) {
       const child = path === '' ? entry.name : `${path}/${entry.name}`;
-      const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await this.stat(child))?.kind === 'folder');
-      (isFolder ? folders : files).push(child);
+      // A link is never followed (nor its target stat-ed): `ln -s . loop` would make walks endless.
+      (entry.isSymbolicLink() ? links : entry.isDirectory() ? folders : files).push(child);
     }
-    return { files: files.sort(compareCodePoints), folders: folders.sort(compareCodePoints) };
+    return { files: files.sort(compareCodePoints), folders: folders.sort(compareCodePoints), links: links.sort(compareCodePoints) };
   }
 
   async mkdir(path: string): Promise<void> {
@@ -125,12 +126,14 @@ export class NodeVaultPort implements VaultPort {
     await this.locks.run(path, async () => {
       const existing = await this.stat(path);
       if (existing === null) throw new NotFoundError(path);
-      const files = existing.kind === 'folder' ? await this.filesUnder(path) : [];
+      // A link to a folder is removed as the link alone: what it points at stays, so report no files under it.
+      const isLink = existing.kind === 'folder' && (await lstat(this.abs(path))).isSymbolicLink();
+      const files = existing.kind === 'folder' && !isLink ? await this.filesUnder(path) : [];
       await this.io('remove', path, () => rm(this.abs(path), { recursive: true }));
       for (const file of files) this.recordOwn(file, null);
       this.recordOwn(path, null);
       for (const file of files) this.emit({ type: 'delete', path: file, kind: 'file' });
-      this.emit({ type: 'delete', path, kind: existing.kind });
+      this.emit({ type: 'delete', path, kind: isLink ? 'file' : existing.kind });
     });
   }
 
@@ -148,6 +151,90 @@ export class NodeVaultPort implements VaultPort {
       this.recordOwn(from, null);
       this.emit({ type: 'rename', path: to, oldPath: from, kind: source.isDirectory() ? 'folder' : 'file' });
     });
+  }
+
+  async createExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+    return this.locks.run(path, async () => {
+      const file = this.abs(path);
+      // `wx` is O_CREAT|O_EXCL: the operating system decides, so another process racing for the
+      // same lock file gets EEXIST. It refuses a dangling link at the path too.
+      const created = await this.io('createExclusive', path, async () => {
+        try {
+          await writeFile(file, data, { flag: 'wx' });
+          return true;
+        } catch (error) {
+          const code = platformErrorCode(error);
+          if (code === 'EEXIST') return false;
+          if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        }
+        await this.ensureParent(path); // a file in the way fails with WrongKind
+        try {
+          await writeFile(file, data, { flag: 'wx' });
+          return true;
+        } catch (error) {
+          if (platformErrorCode(error) === 'EEXIST') return false;
+          throw error;
+        }
+      });
+      if (created) await this.reportOwnWrite(path, true);
+      return created;
+    });
+  }
+
+  async replace(from: string, to: string): Promise<void> {
+    await this.locks.run(to, async () => {
+      const target = await statFile(this.abs(to)).catch(() => null);
+      if (target?.isDirectory() === true) throw new WrongKindError(to, 'file');
+      // One rename(2): atomic, so a reader of `to` sees the old file or the new one, never none.
+      await this.io('replace', from, async () => {
+        try {
+          await rename(this.abs(from), this.abs(to));
+        } catch (error) {
+          if (!isMissingPathError(error)) throw error;
+          const source = await this.stat(from);
+          if (source === null) throw new NotFoundError(from);
+          if (source.kind === 'folder') throw new WrongKindError(from, 'file');
+          await this.ensureParent(to);
+          await rename(this.abs(from), this.abs(to));
+        }
+      });
+      this.recordOwn(from, null);
+      await this.reportOwnWrite(to, target === null);
+      this.emit({ type: 'delete', path: from, kind: 'file' });
+    });
+  }
+
+  async append(path: string, data: string): Promise<void> {
+    await this.locks.run(path, async () => {
+      const file = this.abs(path);
+      const created = await this.io('append', path, async () => {
+        try {
+          await writeFile(file, data, { flag: 'wx' });
+          return true;
+        } catch (error) {
+          const code = platformErrorCode(error);
+          if (code === 'EEXIST') {
+            await appendFile(file, data, 'utf8'); // a folder here fails with EISDIR: WrongKind
+            return false;
+          }
+          if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        }
+        await this.ensureParent(path);
+        await appendFile(file, data, 'utf8');
+        return true;
+      });
+      await this.reportOwnWrite(path, created);
+    });
+  }
+
+  async readLink(path: string): Promise<string | null> {
+    try {
+      return await readlink(this.abs(path), 'utf8');
+    } catch (error) {
+      // EINVAL: something that is not a link; ENOENT/ENOTDIR: nothing there.
+      if (platformErrorCode(error) === 'EINVAL' || isMissingPathError(error)) return null;
+      throw fromPlatformError('readLink', path, error);
+    }
   }
 
   onChange(listener: VaultChangeListener): () => void {
@@ -184,6 +271,11 @@ export class NodeVaultPort implements VaultPort {
         return true;
       }
     });
+    await this.reportOwnWrite(path, created);
+  }
+
+  /** Remembers what our own write left (so the watcher does not report it again) and reports it. */
+  private async reportOwnWrite(path: string, created: boolean): Promise<void> {
     if (this.watcher !== null) {
       const after = await this.stat(path);
       this.recordOwn(path, after === null ? null : { mtimeMs: after.mtime, size: after.size });
@@ -264,6 +356,12 @@ export class NodeVaultPort implements VaultPort {
 
   private async reportExternal(path: string, appeared: boolean): Promise<void> {
     this.pendingWatch.delete(path);
+    // Behind any change of ours still in flight on this path, which records what it left only
+    // after writing: on a busy machine the watcher can fire before that, and report it twice.
+    await this.locks.run(path, () => this.reportExternalUnlocked(path, appeared));
+  }
+
+  private async reportExternalUnlocked(path: string, appeared: boolean): Promise<void> {
     const now = await this.stat(path).catch(() => null);
     const known = this.ownChanges.get(path);
     const fingerprint = now === null ? null : { mtimeMs: now.mtime, size: now.size };

@@ -1,5 +1,5 @@
 import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
-import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError } from '../core/errors';
+import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, isMissingPathError, platformErrorCode } from '../core/errors';
 import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
@@ -47,6 +47,14 @@ type Kind = 'file' | 'folder';
  * idempotent.)
  *
  * Writes, updates, removals and renames run one at a time per path.
+ *
+ * The primitives git's lock protocol needs (`createExclusive`, `replace`, `append`, `readLink`)
+ * and listings always go through the adapter: they serve `.git`, which Obsidian does not index.
+ * On desktop, where the adapter stands on a real folder, exclusive creation, the atomic rename
+ * over an existing file and links use Node's `fs` (Electron's, through `window.require`) on
+ * `adapter.getFullPath(path)`, as the adapter offers none of them; on
+ * mobile (or wherever `fs` cannot be loaded) they fall back to the adapter alone: no links, and a
+ * `replace` that writes over the target in place.
  */
 export class ObsidianVaultPort implements VaultPort {
   readonly root: string;
@@ -56,13 +64,18 @@ export class ObsidianVaultPort implements VaultPort {
   private readonly feed = new ChangeFeed((error) => console.error('Recursa: a vault change listener failed', error));
   private readonly locks = new KeyedMutex();
   private subscriptions: EventRef[] = [];
+  /** Node's `fs` and the adapter that maps vault paths to its paths: desktop only, else null. */
+  private readonly desktop: { fs: DesktopFs; adapter: FileSystemAdapter } | null;
 
   constructor(app: ObsidianVaultPortApp) {
     this.vault = app.vault;
     this.fileManager = app.fileManager;
     const { adapter } = app.vault;
     // `FileSystemAdapter` exists only on desktop; check the platform before touching it.
-    this.root = Platform.isDesktopApp && adapter instanceof FileSystemAdapter ? adapter.getBasePath() : app.vault.getName();
+    const onDisk = Platform.isDesktopApp && adapter instanceof FileSystemAdapter ? adapter : null;
+    this.root = onDisk === null ? app.vault.getName() : onDisk.getBasePath();
+    const fs = onDisk === null ? null : loadDesktopFs();
+    this.desktop = onDisk === null || fs === null ? null : { fs, adapter: onDisk };
   }
 
   async readText(path: string): Promise<string> {
@@ -147,11 +160,23 @@ export class ObsidianVaultPort implements VaultPort {
 
   async list(path: string): Promise<VaultListing> {
     return this.run('list', path, async () => {
+      const { desktop } = this;
+      if (desktop !== null) {
+        // The adapter's listing cannot tell a link from what it points at; the directory entries can.
+        const entries = await desktop.fs.readdir(fullPath(desktop.adapter, path), { withFileTypes: true });
+        const listing: VaultListing = { files: [], folders: [], links: [] };
+        for (const entry of entries) {
+          const child = path === '' ? entry.name : `${path}/${entry.name}`;
+          (entry.isSymbolicLink() ? listing.links : entry.isDirectory() ? listing.folders : listing.files).push(child);
+        }
+        return { files: listing.files.sort(compareCodePoints), folders: listing.folders.sort(compareCodePoints), links: listing.links.sort(compareCodePoints) };
+      }
       await this.requireKind(path, 'folder');
       const listing = await this.vault.adapter.list(adapterPath(path));
       return {
         files: listing.files.map(stripLeadingSlash).sort(compareCodePoints),
         folders: listing.folders.map(stripLeadingSlash).sort(compareCodePoints),
+        links: [], // mobile has no links
       };
     });
   }
@@ -196,6 +221,91 @@ export class ObsidianVaultPort implements VaultPort {
         this.emit({ type: 'rename', path: to, oldPath: from, kind });
       }),
     );
+  }
+
+  async createExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+    return this.locks.run(path, () =>
+      this.run('createExclusive', path, async () => {
+        const { desktop } = this;
+        if (desktop !== null) {
+          // `wx` is O_CREAT|O_EXCL: the operating system decides, across processes (the git CLI,
+          // a command-line run) as well as within this one.
+          const full = fullPath(desktop.adapter, path);
+          let created = await createIfAbsent(desktop.fs, full, data);
+          if (created === null) {
+            await this.ensureParents(path);
+            created = (await createIfAbsent(desktop.fs, full, data)) ?? false;
+          }
+          if (created) this.emit({ type: 'create', path, kind: 'file' });
+          return created;
+        }
+        // Mobile: only Obsidian touches the vault on a phone, one process, and every exclusive
+        // create in it runs under this port's per-path lock, so looking and then writing cannot race.
+        if ((await this.vault.adapter.stat(path)) !== null) return false;
+        await this.ensureParents(path);
+        if (typeof data === 'string') await this.vault.adapter.write(path, data);
+        else await this.vault.adapter.writeBinary(path, exactArrayBuffer(data));
+        this.emit({ type: 'create', path, kind: 'file' });
+        return true;
+      }),
+    );
+  }
+
+  async replace(from: string, to: string): Promise<void> {
+    await this.locks.run(to, () =>
+      this.run('replace', from, async () => {
+        const target = await this.vault.adapter.stat(to);
+        if (target?.type === 'folder') throw new WrongKindError(to, 'file');
+        const { desktop } = this;
+        if (desktop !== null) {
+          // One rename(2): atomic, so a reader of `to` sees the old file or the new one, never none.
+          const rename = (): Promise<void> => desktop.fs.rename(fullPath(desktop.adapter, from), fullPath(desktop.adapter, to));
+          try {
+            await rename();
+          } catch (error) {
+            if (!isMissingPathError(error)) throw error;
+            await this.requireKind(from, 'file');
+            await this.ensureParents(to);
+            await rename();
+          }
+        } else {
+          // Mobile: no rename over a file. Write `from`'s bytes over `to` in place, then remove
+          // `from`; `to` is never removed, so it is never missing (a crash between the steps
+          // leaves both, and `to` already holds the new content).
+          await this.requireKind(from, 'file');
+          const bytes = await this.vault.adapter.readBinary(from);
+          if (target === null) await this.ensureParents(to);
+          await this.vault.adapter.writeBinary(to, bytes);
+          await this.vault.adapter.remove(from);
+        }
+        this.emit({ type: target === null ? 'create' : 'modify', path: to, kind: 'file' });
+        this.emit({ type: 'delete', path: from, kind: 'file' });
+      }),
+    );
+  }
+
+  async append(path: string, data: string): Promise<void> {
+    await this.locks.run(path, () =>
+      this.run('append', path, async () => {
+        const existing = await this.vault.adapter.stat(path);
+        if (existing?.type === 'folder') throw new WrongKindError(path, 'file');
+        if (existing === null) await this.ensureParents(path);
+        await this.vault.adapter.append(path, data);
+        this.emit({ type: existing === null ? 'create' : 'modify', path, kind: 'file' });
+      }),
+    );
+  }
+
+  async readLink(path: string): Promise<string | null> {
+    const { desktop } = this;
+    if (desktop === null) return null; // mobile has no links
+    try {
+      return await desktop.fs.readlink(fullPath(desktop.adapter, path));
+    } catch (error) {
+      // EINVAL: something that is not a link; ENOENT/ENOTDIR: nothing there.
+      if (platformErrorCode(error) === 'EINVAL' || isMissingPathError(error)) return null;
+      throw fromPlatformError('readLink', path, error);
+    }
   }
 
   onChange(listener: VaultChangeListener): () => void {
@@ -329,6 +439,53 @@ export class ObsidianVaultPort implements VaultPort {
     } catch (error) {
       throw fromPlatformError(operation, path, error);
     }
+  }
+}
+
+/** The slice of Node's `fs.promises` the port uses on desktop. */
+interface DesktopFs {
+  writeFile(path: string, data: string | Uint8Array, options: { flag: 'wx' }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  readlink(path: string): Promise<string>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<DesktopDirent[]>;
+}
+
+interface DesktopDirent {
+  name: string;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** Electron's `fs.promises` in the desktop app; null wherever it cannot be loaded. */
+function loadDesktopFs(): DesktopFs | null {
+  // `window.require`, not `require`: the bundler must leave Node builtins alone.
+  const load = typeof window === 'undefined' ? undefined : (window as unknown as { require?: (id: string) => unknown }).require;
+  if (typeof load !== 'function') return null;
+  try {
+    const fs = (load('fs') as { promises?: Partial<DesktopFs> }).promises;
+    if (fs === undefined) return null;
+    const { writeFile, rename, readlink, readdir } = fs;
+    if (typeof writeFile !== 'function' || typeof rename !== 'function' || typeof readlink !== 'function' || typeof readdir !== 'function') return null;
+    return fs as DesktopFs;
+  } catch {
+    return null;
+  }
+}
+
+/** The absolute path on disk of a vault path (the root is `''`). */
+function fullPath(adapter: FileSystemAdapter, path: string): string {
+  return path === '' ? adapter.getBasePath() : adapter.getFullPath(path);
+}
+
+/** Creates `full` with `data` unless something is there: true when created, false when taken, null when a parent is missing. */
+async function createIfAbsent(fs: DesktopFs, full: string, data: string | Uint8Array): Promise<boolean | null> {
+  try {
+    await fs.writeFile(full, data, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if (platformErrorCode(error) === 'EEXIST') return false;
+    if (isMissingPathError(error)) return null;
+    throw error;
   }
 }
 

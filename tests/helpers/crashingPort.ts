@@ -49,6 +49,9 @@ export class CrashingPort implements VaultPort {
   list(path: string): Promise<VaultListing> {
     return this.alive(() => this.inner.list(path));
   }
+  readLink(path: string): Promise<string | null> {
+    return this.alive(() => this.inner.readLink(path));
+  }
   onChange(listener: VaultChangeListener): () => void {
     return this.inner.onChange(listener);
   }
@@ -70,6 +73,19 @@ export class CrashingPort implements VaultPort {
   }
   rename(from: string, to: string): Promise<void> {
     return this.change(() => this.inner.rename(from, to));
+  }
+  createExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+    return this.change(
+      () => this.inner.createExclusive(path, data),
+      () => this.inner.createExclusive(path, data.slice(0, Math.floor(data.length / 2))),
+    );
+  }
+  /** One rename where the platform allows it: a crash leaves it not made at all. */
+  replace(from: string, to: string): Promise<void> {
+    return this.change(() => this.inner.replace(from, to));
+  }
+  append(path: string, data: string): Promise<void> {
+    return this.change(() => this.inner.append(path, data), () => this.inner.append(path, data.slice(0, Math.floor(data.length / 2))));
   }
 
   private async alive<T>(action: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { VaultChange, VaultPort } from '../../src/core/ports';
+import { walkEntries, walkFiles, type VaultChange, type VaultPort } from '../../src/core/ports';
 import { makeTempDir } from './tempVault';
 
 export interface OpenedPort {
@@ -9,11 +9,20 @@ export interface OpenedPort {
   dispose: () => Promise<void>;
 }
 
+/** What the platform behind a port offers; the cases that need it run only where it does. */
+export interface PortPlatform {
+  /**
+   * Node's `fs` stands behind the port (Node, Obsidian desktop): symbolic links exist and are
+   * reported, and `replace` is one atomic rename. False for mobile-shaped ports.
+   */
+  nodeFs: boolean;
+}
+
 /**
  * The behaviour every `VaultPort` must share (see the edge rules in `src/core/ports/vault.ts`),
  * run against each implementation over a fresh real folder per test.
  */
-export function describeVaultPortContract(label: string, open: (dir: string) => Promise<OpenedPort>): void {
+export function describeVaultPortContract(label: string, open: (dir: string) => Promise<OpenedPort>, platform: PortPlatform = { nodeFs: true }): void {
   describe(`${label} (VaultPort contract)`, () => {
     let dir: string;
     let removeDir: () => Promise<void>;
@@ -163,6 +172,7 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         expect(await port.list('Notes')).toEqual({
           files: ['Notes/A.md', 'Notes/b.md', 'Notes/existing.md'],
           folders: ['Notes/Deep', 'Notes/c'],
+          links: [],
         });
       });
       it('lists the vault root with the empty path', async () => {
@@ -174,6 +184,32 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         await expectCode(port.list('missing'), 'NotFound');
         await expectCode(port.list('top.md'), 'WrongKind');
       });
+      if (platform.nodeFs) {
+        describe('when the folder holds symbolic links', () => {
+          let outside: { dir: string; remove: () => Promise<void> };
+          beforeEach(async () => {
+            outside = await makeTempDir('recursa-outside-');
+            await writeFile(join(outside.dir, 'secret.md'), 'outside the vault');
+            await symlink('.', join(dir, 'Notes/loop'));
+            await symlink(outside.dir, join(dir, 'Notes/Elsewhere'));
+            await symlink('existing.md', join(dir, 'Notes/alias.md'));
+          });
+          afterEach(async () => outside.remove());
+
+          it('lists them apart in links, whatever they point at, and nowhere else', async () => {
+            expect(await port.list('Notes')).toEqual({
+              files: ['Notes/existing.md'],
+              folders: ['Notes/Deep'],
+              links: ['Notes/Elsewhere', 'Notes/alias.md', 'Notes/loop'],
+            });
+          });
+          it('lets a recursive walk end, never entering a link loop or leaving the vault', async () => {
+            const files = await walkFiles(port, '');
+            expect(files.sort()).toEqual(['Notes/Deep/inner.md', 'Notes/existing.md', 'top.md']);
+            expect(await walkEntries(port, '')).toMatchObject({ links: ['Notes/Elsewhere', 'Notes/alias.md', 'Notes/loop'] });
+          });
+        });
+      }
     });
 
     describe('mkdir', () => {
@@ -236,6 +272,125 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
       it('fails with NotFound for a missing source', async () => {
         await expectCode(port.rename('missing.md', 'other.md'), 'NotFound');
       });
+    });
+
+    describe('createExclusive', () => {
+      it('creates a missing file and its parents, resolving true', async () => {
+        expect(await port.createExclusive('.git/refs/heads/main.lock', 'abc\n')).toBe(true);
+        expect(await onDisk('.git/refs/heads/main.lock')).toBe('abc\n');
+        expect(changes).toContainEqual({ type: 'create', path: '.git/refs/heads/main.lock', kind: 'file' });
+      });
+      it('writes bytes exactly', async () => {
+        const backing = Uint8Array.from([9, 0, 255, 7, 9]);
+        expect(await port.createExclusive('index.lock', backing.subarray(1, 4))).toBe(true);
+        expect(Array.from(await readFile(join(dir, 'index.lock')))).toEqual([0, 255, 7]);
+      });
+      it('resolves false and leaves the content when a file is there', async () => {
+        expect(await port.createExclusive('Notes/existing.md', 'clobbered')).toBe(false);
+        expect(await onDisk('Notes/existing.md')).toBe('# Existing\n');
+        expect(changes).toEqual([]);
+      });
+      it('resolves false when a folder is there', async () => {
+        expect(await port.createExclusive('Notes', 'x')).toBe(false);
+        expect((await stat(join(dir, 'Notes'))).isDirectory()).toBe(true);
+      });
+      it('lets exactly one of two concurrent calls on one path create it', async () => {
+        for (let round = 0; round < 10; round++) {
+          const path = `locks/round-${round}.lock`;
+          const results = await Promise.all([port.createExclusive(path, 'first'), port.createExclusive(path, 'second')]);
+          expect(results.filter(Boolean)).toHaveLength(1);
+          expect(await onDisk(path)).toBe(results[0] ? 'first' : 'second');
+        }
+      });
+    });
+
+    describe('replace', () => {
+      it('moves a file over an existing one and reports both paths', async () => {
+        await seed('.git/HEAD.lock', 'ref: refs/heads/next\n');
+        await seed('.git/HEAD', 'ref: refs/heads/main\n');
+        await port.replace('.git/HEAD.lock', '.git/HEAD');
+        expect(await onDisk('.git/HEAD')).toBe('ref: refs/heads/next\n');
+        expect(await port.exists('.git/HEAD.lock')).toBe(false);
+        expect(changes).toContainEqual({ type: 'modify', path: '.git/HEAD', kind: 'file' });
+        expect(changes).toContainEqual({ type: 'delete', path: '.git/HEAD.lock', kind: 'file' });
+      });
+      it('creates the target when it is missing', async () => {
+        await seed('new.lock', 'new');
+        await port.replace('new.lock', 'new');
+        expect(await onDisk('new')).toBe('new');
+        expect(await port.exists('new.lock')).toBe(false);
+        expect(changes).toContainEqual({ type: 'create', path: 'new', kind: 'file' });
+      });
+      it('fails with NotFound when the source is missing, leaving the target', async () => {
+        await expectCode(port.replace('missing.lock', 'top.md'), 'NotFound');
+        expect(await onDisk('top.md')).toBe('top');
+      });
+      it('keeps the target readable throughout many replaces', async () => {
+        const ref = '.git/refs/heads/main';
+        const rounds = 200;
+        await port.write(ref, 'v-start\n');
+        let done = false;
+        const seen: string[] = [];
+        const reader = (async () => {
+          while (!done) {
+            try {
+              seen.push(await readFile(join(dir, ref), 'utf8'));
+            } catch (error) {
+              seen.push(`failed: ${String((error as { code?: unknown }).code)}`);
+            }
+          }
+        })();
+        for (let round = 0; round < rounds; round++) {
+          expect(await port.createExclusive(`${ref}.lock`, `v${round}\n`)).toBe(true);
+          await port.replace(`${ref}.lock`, ref);
+        }
+        done = true;
+        await reader;
+        expect(await onDisk(ref)).toBe(`v${rounds - 1}\n`);
+        expect(seen.length).toBeGreaterThan(rounds / 10);
+        expect(seen.filter((text) => text.startsWith('failed'))).toEqual([]);
+        // An atomic rename shows the old content or the new, whole; the mobile fallback writes in place.
+        if (platform.nodeFs) expect(seen.filter((text) => !/^v(-start|\d+)\n$/.test(text))).toEqual([]);
+      });
+    });
+
+    describe('append', () => {
+      it('creates the file and its parents, then appends to it', async () => {
+        await port.append('.git/logs/refs/heads/main', 'one\n');
+        await port.append('.git/logs/refs/heads/main', 'two\n');
+        expect(await onDisk('.git/logs/refs/heads/main')).toBe('one\ntwo\n');
+        expect(changes).toContainEqual({ type: 'create', path: '.git/logs/refs/heads/main', kind: 'file' });
+        expect(changes).toContainEqual({ type: 'modify', path: '.git/logs/refs/heads/main', kind: 'file' });
+      });
+      it('keeps every line of concurrent appends', async () => {
+        await Promise.all(Array.from({ length: 20 }, (_, i) => port.append('log', `line ${i}\n`)));
+        expect((await onDisk('log')).split('\n').filter(Boolean).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i}`).sort());
+      });
+      it('fails with WrongKind for a folder', async () => {
+        await expectCode(port.append('Notes', 'x'), 'WrongKind');
+      });
+    });
+
+    describe('readLink', () => {
+      it('is null for a file, a folder and a missing path', async () => {
+        expect(await port.readLink('top.md')).toBeNull();
+        expect(await port.readLink('Notes')).toBeNull();
+        expect(await port.readLink('missing.md')).toBeNull();
+        expect(await port.readLink('missing/deeper.md')).toBeNull();
+      });
+      if (platform.nodeFs) {
+        it('returns the target of a link as stored, even one that leads nowhere', async () => {
+          await symlink('../Notes/existing.md', join(dir, 'Notes/Deep/up.md'));
+          await symlink('nowhere/at/all', join(dir, 'dangling'));
+          expect(await port.readLink('Notes/Deep/up.md')).toBe('../Notes/existing.md');
+          expect(await port.readLink('dangling')).toBe('nowhere/at/all');
+        });
+        it('lets createExclusive refuse a dangling link', async () => {
+          await symlink('nowhere', join(dir, 'taken.lock'));
+          expect(await port.createExclusive('taken.lock', 'x')).toBe(false);
+          expect(await port.readLink('taken.lock')).toBe('nowhere');
+        });
+      }
     });
 
     describe('onChange', () => {

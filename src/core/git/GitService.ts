@@ -8,19 +8,26 @@ import {
 import type { OriginalStore, WriteSet } from '../mem/WriteSet';
 import type { VaultPort } from '../ports';
 import { KeyedMutex } from '../util/KeyedMutex';
+import git from 'isomorphic-git';
 import { agentCommitMessage, readAgentTrailer, safeIdentity, signatureNow, type GitIdentity } from './commitObjects';
-import { commitStaged, stageFiles, type CommitResult } from './commitFiles';
+import { commitStaged, stageFile, type CommitResult, type StagedFile } from './commitFiles';
 import { diffFiles } from './diffFiles';
-import { ensureRepository, type RepositoryState } from './ensureRepository';
-import { hashObject } from './gitObjects';
+import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
+import { GIT_ROOT } from './gitFs';
+import { hashBlob } from './gitObjects';
 import { gitLog, type LogEntry } from './history';
+import { IgnoreRules } from './ignoreRules';
 import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot';
-import { recoverLockedUpdate, type LockWait } from './lockedUpdate';
-import { GitRepository } from './repository';
+import { recoverAbandonedUpdates, type LockWait } from './lockedUpdate';
+import { GitRepository, type GitStep } from './repository';
 import { resolveRevision } from './revisions';
+import { mergeLines } from './threeWayMerge';
 import { diffTrees, WorktreeStatus } from './worktreeStatus';
 
 export const DEFAULT_AUTHOR: GitIdentity = { name: 'Recursa', email: 'recursa@localhost' };
+
+/** Who the user's own edits are committed as when the repository's config names nobody. */
+export const DEFAULT_USER_IDENTITY: GitIdentity = { name: 'Your edits (saved by Recursa)', email: 'your-edits@recursa.invalid' };
 
 export interface GitServiceOptions {
   /** Obsidian's config folder, for the ignore rules of a new repository. */
@@ -35,15 +42,35 @@ export interface GitServiceOptions {
   sliceMs?: number;
   /** The clock commits are dated by. */
   now?: () => Date;
+  /**
+   * Who the user's uncommitted edits are committed as (before the agent changes those notes),
+   * when the repository's own `user.name`/`user.email` are not set. Default `DEFAULT_USER_IDENTITY`.
+   */
+  userIdentity?: GitIdentity;
+  /** Called at each step of a commit and of the first snapshot (for crash tests). */
+  onStep?: (step: GitStep) => void | Promise<void>;
 }
 
 export type GitEvent =
   | { type: 'snapshot-progress'; progress: SnapshotProgress }
   | { type: 'snapshot-done'; hash: string | null }
   | { type: 'snapshot-failed'; error: Error }
-  | { type: 'commit'; hash: string; message: string; run: string | null; paths: string[] };
+  | { type: 'commit'; hash: string; message: string; run: string | null; paths: string[]; ignored?: string[] }
+  /** A lock file older than `LockWait.staleAfterMs` was taken as abandoned and removed. */
+  | { type: 'stale-lock-removed'; lock: string; ageMs: number }
+  /** An update a stopped process left half done was finished or undone. */
+  | { type: 'recovered'; detail: string };
 
 export const SNAPSHOT_MESSAGE = 'Snapshot of the vault when Recursa started keeping its history';
+
+/** A planned write: the new bytes of a file, or null to remove it. */
+interface PlannedWrite {
+  path: string;
+  content: Uint8Array | null;
+}
+
+/** Stands for an unknown earlier content: never equal to a blob id, and never merged. */
+const UNKNOWN_BASE = 'unknown';
 
 /** A saved state of the files the agent touched: blob id, or null for "no file here". */
 type Checkpoint = ReadonlyMap<string, string | null>;
@@ -58,6 +85,7 @@ export class GitService implements OriginalStore {
   private readonly listeners = new Set<(event: GitEvent) => void>();
   private readonly status: WorktreeStatus;
   private readonly author: GitIdentity;
+  private readonly userIdentity: GitIdentity;
   private readonly now: () => Date;
   private checkpoint: Checkpoint | null = null;
   private readonly unsubscribe: () => void;
@@ -71,6 +99,7 @@ export class GitService implements OriginalStore {
   ) {
     this.status = new WorktreeStatus(repo);
     this.author = safeIdentity(options.author ?? DEFAULT_AUTHOR);
+    this.userIdentity = safeIdentity(options.userIdentity ?? DEFAULT_USER_IDENTITY);
     this.now = options.now ?? (() => new Date());
     this.unsubscribe = repo.vault.onChange((change) => this.status.noteChange(change));
   }
@@ -86,9 +115,19 @@ export class GitService implements OriginalStore {
       throw new GitUnavailableError('this vault\'s ".git" is a file pointing to a repository elsewhere (a worktree or submodule), which Recursa cannot reach through the vault.');
     }
     const state = await ensureRepository(vault, { configDir: options.configDir });
-    const repo = new GitRepository(vault, options.lockWait);
-    await recoverLockedUpdate(vault, repo.gitdir);
-    const service = new GitService(repo, writeSet, state, options);
+    const events: GitEvent[] = [];
+    let service: GitService | null = null;
+    const tell = (event: GitEvent) => (service === null ? events.push(event) : service.emit(event));
+    const repo = new GitRepository(vault, {
+      lockWait: options.lockWait,
+      onStep: options.onStep,
+      lockOwner: { id: randomId(), onStaleLock: (lock, ageMs) => tell({ type: 'stale-lock-removed', lock, ageMs }) },
+    });
+    const head = await repo.head().catch(() => null);
+    const locks = [`${repo.gitdir}/index.lock`, `${repo.gitdir}/HEAD.lock`, ...(head === null ? [] : [`${head.refFile}.lock`])];
+    for (const detail of await recoverAbandonedUpdates(vault, repo.gitdir, repo.lockOwner, options.lockWait, locks)) tell({ type: 'recovered', detail });
+    service = new GitService(repo, writeSet, state, options);
+    for (const event of events) service.emit(event);
     writeSet.keepOriginals(service);
     if (state.created && options.snapshot !== false) service.startSnapshot(options.sliceMs);
     return service;
@@ -109,21 +148,43 @@ export class GitService implements OriginalStore {
     this.writeSet.keepOriginals(null);
   }
 
-  /** `OriginalStore`: keeps a file's current bytes as a blob before the agent first changes it. */
+  /** Keeps a file's current bytes as a blob. */
   async save(path: string): Promise<string> {
-    return this.repo.store.write('blob', await this.repo.vault.readBinary(path));
+    return this.repo.store.writeBlob(await this.repo.vault.readBinary(path));
   }
 
-  /** Commits exactly the agent's write-set; the user's other changes stay out. */
+  /**
+   * `OriginalStore`: before the agent first changes `paths`, keeps their content — and commits the
+   * user's uncommitted edits to any of them first, under the user's name, so the agent's commit
+   * holds only the agent's change and reverting it gives the user's version back.
+   */
+  async saveOriginals(paths: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const staged = await this.stage(paths);
+    const originals = new Map<string, string>();
+    for (const file of staged) if (file.oid !== null) originals.set(file.path, file.oid);
+    if (staged.length > 0 && (await this.snapshotFinished())) await this.serial(() => this.commitUserEdits(staged));
+    return originals;
+  }
+
+  /** `OriginalStore`: keeps what the agent left at `paths`, which is what its commit records. */
+  async saveWritten(paths: readonly string[]): Promise<ReadonlyMap<string, string | null>> {
+    const written = new Map<string, string | null>();
+    for (const file of await this.stage(paths)) written.set(file.path, file.oid);
+    return written;
+  }
+
+  /** Commits exactly the agent's write-set — what the agent wrote, even if the user edited since; the user's other changes stay out. */
   commitAgentChanges(message: string, run: string): Promise<string> {
     return this.serial(async () => {
       const paths = this.writeSet.paths();
       if (paths.length === 0) throw new NothingToCommitError();
-      const result = await this.commit(paths, agentCommitMessage(message, run));
+      const { files, ignored } = await this.agentFiles(paths);
+      const result = files.length === 0 ? null : await this.commit(files, agentCommitMessage(message, run), this.author, ignored);
+      for (const path of ignored) this.writeSet.delete(path);
       // Nothing differed from HEAD: the write-set stays, so a discard can still put back what the
       // agent overwrote (a user's uncommitted edit it returned to the committed text, say).
-      if (result === null) throw new NothingToCommitError();
-      for (const path of paths) this.writeSet.delete(path);
+      if (result === null) throw new NothingToCommitError(ignored);
+      for (const file of files) this.writeSet.delete(file.path);
       this.checkpoint = null;
       return result.hash;
     });
@@ -188,7 +249,11 @@ export class GitService implements OriginalStore {
     });
   }
 
-  /** A new commit that undoes an agent commit; refused when later commits or uncommitted edits touch the same files. */
+  /**
+   * A new commit that undoes an agent commit, merged (3-way) into the files as they are now: the
+   * user's uncommitted edits to those files are committed first as the user's, later changes that
+   * do not overlap are kept, and overlapping ones refuse the revert with nothing written.
+   */
   revertCommit(revision: string, run: string): Promise<string> {
     return this.serial(async () => {
       const hash = await resolveRevision(this.repo, revision, 'hash');
@@ -200,31 +265,146 @@ export class GitService implements OriginalStore {
       if (commit.parents.length !== 1) throw new InvalidArgumentError('hash', 'a commit with one parent', `${hash.slice(0, 7)} (a merge or the first commit)`);
       const parentTree = await this.repo.treeOf(commit.parents[0] as string);
       const paths = await diffTrees(this.repo, parentTree, commit.tree);
-      const headTree = await this.repo.treeOf((await this.repo.head()).oid);
-      const later: string[] = [];
-      const uncommitted: string[] = [];
-      for (const path of paths) {
-        const inCommit = (await this.repo.trees.lookup(commit.tree, path))?.oid ?? null;
-        const inHead = (await this.repo.trees.lookup(headTree, path))?.oid ?? null;
-        if (inCommit !== inHead) later.push(path);
-        else if ((await this.worktreeOid(path)) !== inHead || this.writeSet.has(path)) uncommitted.push(path);
-      }
-      if (later.length > 0) throw new RevertConflictError(hash, later, 'changed again in later commits');
-      if (uncommitted.length > 0) throw new RevertConflictError(hash, uncommitted, 'have uncommitted changes');
-      for (const path of paths) await this.writeBlob(path, (await this.repo.trees.lookup(parentTree, path))?.oid ?? null);
+      const pending = paths.filter((path) => this.writeSet.has(path));
+      if (pending.length > 0) throw new RevertConflictError(hash, pending, 'have uncommitted changes by the agent (commit or discard them first)');
+      const current = await this.stage(paths);
+      const now = new Map(current.map((file) => [file.path, file.oid]));
+      const plan = await this.plan(paths, async (path) => ({
+        base: (await this.repo.trees.lookup(commit.tree, path))?.oid ?? null,
+        target: (await this.repo.trees.lookup(parentTree, path))?.oid ?? null,
+        current: now.get(path) ?? null,
+      }));
+      if (plan.conflicts.length > 0) throw new RevertConflictError(hash, plan.conflicts, 'were changed since, in the same places');
+      // The revert commit must hold only the revert: the user's edits to these files go first, as theirs.
+      await this.commitUserEdits(current);
+      await this.apply(plan.writes);
       const subject = message.split('\n', 1)[0] ?? '';
-      const result = await this.commit(paths, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run));
+      const files = await this.stage(plan.writes.map((write) => write.path));
+      const result = await this.commit(files, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run), this.author);
       if (result === null) throw new NothingToCommitError();
       return result.hash;
     });
   }
 
-  private async commit(paths: readonly string[], message: string): Promise<CommitResult | null> {
-    const staged = await stageFiles(this.repo, paths);
-    const result = await commitStaged(this.repo, staged, message, signatureNow(this.author, this.now()));
+  /**
+   * What `target(path)` means for each path given what it was (`base`) and what it is now
+   * (`current`): the change base → target merged into current, line by line where needed.
+   */
+  private async plan(
+    paths: readonly string[],
+    sides: (path: string) => Promise<{ base: string | null; target: string | null; current: string | null }>,
+  ): Promise<{ writes: PlannedWrite[]; conflicts: string[] }> {
+    const writes: PlannedWrite[] = [];
+    const conflicts: string[] = [];
+    for (const path of paths) {
+      const { base, target, current } = await sides(path);
+      if (current === target) continue;
+      if (current === base) {
+        writes.push({ path, content: target === null ? null : await this.repo.store.readBlob(target) });
+        continue;
+      }
+      const merged = base === null || target === null || current === null ? null : await this.mergeBlobs(base, current, target);
+      if (merged === null) conflicts.push(path);
+      else writes.push({ path, content: merged });
+    }
+    return { writes, conflicts: conflicts.sort() };
+  }
+
+  private async mergeBlobs(base: string, current: string, target: string): Promise<Uint8Array | null> {
+    const texts = await Promise.all([base, current, target].map(async (oid) => decodeText(await this.repo.store.readBlob(oid))));
+    if (texts.some((text) => text === null)) return null;
+    const merged = mergeLines(texts[0] as string, texts[1] as string, texts[2] as string);
+    return merged === null ? null : new TextEncoder().encode(merged);
+  }
+
+  /** Writes the planned contents; a removal removes the file only, and then any folders it leaves empty. */
+  private async apply(writes: readonly PlannedWrite[]): Promise<void> {
+    const vault = this.repo.vault;
+    for (const { path, content } of writes) {
+      if (content !== null) {
+        await vault.writeBinary(path, content);
+        continue;
+      }
+      if ((await vault.stat(path))?.kind === 'file') await vault.remove(path);
+      for (let folder = parentOf(path); folder !== ''; folder = parentOf(folder)) {
+        const listing = await vault.list(folder).catch(() => null);
+        if (listing === null || listing.files.length + listing.folders.length + listing.links.length > 0) break;
+        await vault.remove(folder);
+      }
+    }
+  }
+
+  /** The files of the agent's write-set as its commit records them, and those ignore rules keep out. */
+  private async agentFiles(paths: readonly string[]): Promise<{ files: StagedFile[]; ignored: string[] }> {
+    const headTree = await this.repo.treeOf((await this.repo.head()).oid);
+    const rules = await IgnoreRules.forPaths(this.repo.vault, paths, this.repo.gitdir);
+    const files: StagedFile[] = [];
+    const ignored: string[] = [];
+    for (const path of paths) {
+      if (rules.isIgnored(path) && (await this.repo.trees.lookup(headTree, path)) === null) {
+        ignored.push(path);
+        continue;
+      }
+      const entry = this.writeSet.get(path);
+      if (entry?.written === undefined) {
+        files.push(await stageFile(this.repo, path));
+        continue;
+      }
+      // What the agent wrote; the index may describe the file on disk only if it is still that.
+      const unchanged = (await this.writeSet.changedByOthers([path])).length === 0;
+      const stat = unchanged && entry.written !== null ? await this.repo.vault.stat(path) : null;
+      files.push({ path, oid: entry.written, stat: stat?.kind === 'file' ? stat : null });
+    }
+    return { files, ignored };
+  }
+
+  /** Commits, under the user's identity, those of `files` (the vault's current content) that differ from HEAD and are not ignored. */
+  private async commitUserEdits(files: readonly StagedFile[]): Promise<void> {
+    const headTree = await this.repo.treeOf((await this.repo.head()).oid);
+    const candidates = files.filter((file) => file.oid !== null);
+    if (candidates.length === 0) return;
+    const rules = await IgnoreRules.forPaths(this.repo.vault, candidates.map((file) => file.path), this.repo.gitdir);
+    const edited: StagedFile[] = [];
+    for (const file of candidates) {
+      const committed = await this.repo.trees.lookup(headTree, file.path);
+      if (committed === null ? !rules.isIgnored(file.path) : committed.oid !== file.oid) edited.push(file);
+    }
+    if (edited.length === 0) return;
+    const names = edited.map((file) => file.path);
+    const subject = names.length === 1 ? `Your edits to "${names[0]}", saved before the agent changed it` : `Your edits to ${names.length} notes, saved before the agent changed them`;
+    const body = names.length === 1 ? '' : `\n\n${names.map((name) => `- ${name}`).join('\n')}`;
+    await this.commit(edited, `${subject}${body}\n`, await this.userSignatureIdentity());
+  }
+
+  /** The repository's own `user.name`/`user.email` when set, else the configured stand-in. */
+  private async userSignatureIdentity(): Promise<GitIdentity> {
+    const read = (path: string) =>
+      git.getConfig({ fs: this.repo.store.fs, dir: GIT_ROOT, gitdir: `/${this.repo.gitdir}`, path }).catch(() => undefined) as Promise<unknown>;
+    const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
+    if (typeof name !== 'string' || name.trim() === '') return this.userIdentity;
+    return safeIdentity({ name, email: typeof email === 'string' ? email : this.userIdentity.email });
+  }
+
+  private async stage(paths: readonly string[]): Promise<StagedFile[]> {
+    const staged: StagedFile[] = [];
+    for (const path of paths) staged.push(await stageFile(this.repo, path));
+    return staged;
+  }
+
+  private async snapshotFinished(): Promise<boolean> {
+    try {
+      await this.snapshot;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async commit(files: readonly StagedFile[], message: string, identity: GitIdentity, ignored: string[] = []): Promise<CommitResult | null> {
+    const result = await commitStaged(this.repo, files, message, signatureNow(identity, this.now()));
     if (result !== null) {
       const { message: text, run } = readAgentTrailer(message);
-      this.emit({ type: 'commit', hash: result.hash, message: text, run, paths: result.changed });
+      this.emit({ type: 'commit', hash: result.hash, message: text, run, paths: result.changed, ...(ignored.length > 0 ? { ignored } : {}) });
     }
     return result;
   }
@@ -232,6 +412,14 @@ export class GitService implements OriginalStore {
   private startSnapshot(sliceMs: number | undefined): void {
     this.snapshot = this.serial(async () => {
       try {
+        await this.repo.reached('snapshot-started');
+        // A snapshot committed by a process that stopped before it could say so.
+        const head = (await this.repo.head()).oid;
+        if (head !== null) {
+          await markSnapshotDone(this.repo.vault);
+          this.emit({ type: 'snapshot-done', hash: head });
+          return head;
+        }
         const result = await commitInitialSnapshot(this.repo, {
           message: `${SNAPSHOT_MESSAGE}\n`,
           signature: signatureNow(this.author, this.now()),
@@ -239,6 +427,7 @@ export class GitService implements OriginalStore {
           sliceMs,
           onProgress: (progress) => this.emit({ type: 'snapshot-progress', progress }),
         });
+        await markSnapshotDone(this.repo.vault);
         this.emit({ type: 'snapshot-done', hash: result?.hash ?? null });
         return result?.hash ?? null;
       } catch (error) {
@@ -253,32 +442,29 @@ export class GitService implements OriginalStore {
     return entry?.existedBefore === true ? entry.original : null;
   }
 
-  /** Writes each write-set path back to `target(path)`, after making sure nobody else changed any of them. */
+  /**
+   * Writes each write-set path back to `target(path)`, merged (3-way) with any edit the user made
+   * after the agent wrote it; refuses with nothing written when an edit overlaps what is undone.
+   */
   private async restore(operation: string, target: (path: string) => string | null): Promise<void> {
     const paths = this.writeSet.paths();
-    const edited = await this.writeSet.changedByOthers(paths);
-    if (edited.length > 0) throw new UserEditsError(operation, edited);
     const unknown = paths.filter((path) => this.writeSet.get(path)?.existedBefore === true && this.writeSet.get(path)?.original === null);
     if (unknown.length > 0) {
       throw new GitUnavailableError(`${operation} cannot restore ${unknown.map((path) => `"${path}"`).join(', ')}: their content from before the agent changed them was not kept (they were changed before history was opened). Nothing was restored.`);
     }
-    for (const path of paths) await this.writeBlob(path, target(path));
+    const current = new Map((await this.stage(paths)).map((file) => [file.path, file.oid]));
+    const edited = new Set(await this.writeSet.changedByOthers(paths));
+    const plan = await this.plan(paths, async (path) => {
+      const written = this.writeSet.get(path)?.written;
+      const now = current.get(path) ?? null;
+      // Without the agent's blob, only a file nobody touched since can be put back.
+      const base = written !== undefined ? written : edited.has(path) ? UNKNOWN_BASE : now;
+      return { base, target: target(path), current: now };
+    });
+    if (plan.conflicts.length > 0) throw new RevertConflictError(operation, plan.conflicts, 'were changed since the agent wrote them, in the same places');
+    await this.apply(plan.writes);
     await this.writeSet.refresh(paths);
-  }
-
-  private async writeBlob(path: string, oid: string | null): Promise<void> {
-    const vault = this.repo.vault;
-    if (oid === null) {
-      if ((await vault.stat(path))?.kind === 'file') await vault.remove(path);
-      return;
-    }
-    if ((await this.worktreeOid(path)) === oid) return;
-    await vault.writeBinary(path, await this.repo.store.readBlob(oid));
-  }
-
-  private async worktreeOid(path: string): Promise<string | null> {
-    const stat = await this.repo.vault.stat(path);
-    return stat?.kind === 'file' ? hashObject('blob', await this.repo.vault.readBinary(path)) : null;
+    for (const path of paths) this.writeSet.setWritten(path, target(path));
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -294,4 +480,27 @@ export class GitService implements OriginalStore {
       }
     }
   }
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of a blob, or null for binary content (a NUL byte, or not UTF-8). */
+function decodeText(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function randomId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

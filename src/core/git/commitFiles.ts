@@ -1,12 +1,13 @@
 import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
-import { serializeCommit, type Signature } from './commitObjects';
+import type { Signature } from './commitObjects';
+import { hashBlob } from './gitObjects';
 import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
-import { hashObject } from './gitObjects';
 import { LockedUpdate } from './lockedUpdate';
+import { appendReflog, commitReflogMessage } from './reflog';
 import type { GitRepository } from './repository';
-import { FILE_MODE } from './treeObjects';
+import { FILE_MODE, SYMLINK_MODE } from './treeObjects';
 import { updateTree, type BlobRef } from './treeEdit';
 
 /** A file as it will be committed: its blob (already in the object store) or its absence. */
@@ -14,6 +15,8 @@ export interface StagedFile {
   path: string;
   /** Blob id of the content, or null to delete the path. */
   oid: string | null;
+  /** `120000` for a symbolic link (its blob is the link's text); a file keeps the mode it has. */
+  mode?: string;
   /**
    * The file's stat when `oid` is what the vault holds now, for the index entry; null when the
    * vault holds something else (the entry then makes git look at the file again).
@@ -39,12 +42,17 @@ export async function stageFiles(repo: GitRepository, paths: Iterable<string>): 
   return staged;
 }
 
-/** One file as it is in the vault now: its blob stored, or its absence (`oid: null`). */
+/**
+ * One path as it is in the vault now: a file's blob stored, a symbolic link stored as git stores
+ * one (its text, mode `120000` — the target is never read), or its absence (`oid: null`).
+ */
 export async function stageFile(repo: GitRepository, path: string): Promise<StagedFile> {
+  const link = await repo.vault.readLink(path);
+  if (link !== null) return { path, oid: await repo.store.writeBlob(new TextEncoder().encode(link)), mode: SYMLINK_MODE, stat: null };
   const stat = await repo.vault.stat(path);
   if (stat?.kind !== 'file') return { path, oid: null, stat: null };
   const bytes = await repo.vault.readBinary(path);
-  return { path, oid: await repo.store.write('blob', bytes), stat: { ...stat, size: bytes.byteLength } };
+  return { path, oid: await repo.store.writeBlob(bytes), stat: { ...stat, size: bytes.byteLength } };
 }
 
 /**
@@ -60,10 +68,12 @@ export async function commitStaged(
   signature: Signature,
 ): Promise<CommitResult | null> {
   await repo.requireNoOperationInProgress();
+  await repo.reached('blobs-written');
   const indexPath = `${repo.gitdir}/index`;
   const planned = await repo.head();
-  const update = await LockedUpdate.acquire(repo.vault, repo.gitdir, [indexPath, planned.refFile], repo.lockWait);
+  const update = await LockedUpdate.acquire(repo.vault, repo.gitdir, [indexPath, planned.refFile], repo.lockOwner, repo.lockWait);
   try {
+    await repo.reached('locks-taken');
     // Read again under the locks: another program may have committed while we waited.
     const head = await repo.head();
     if (head.refFile !== planned.refFile) throw new Error('HEAD moved to another branch during the commit; try again');
@@ -78,15 +88,17 @@ export async function commitStaged(
         entries.set(file.path, null);
         continue;
       }
-      const mode = current?.mode ?? modeString(index.byPath.get(file.path)?.mode ?? parseInt(FILE_MODE, 8));
+      const mode = file.mode ?? current?.mode ?? modeString(index.byPath.get(file.path)?.mode ?? parseInt(FILE_MODE, 8));
       if (current === null || current.oid !== file.oid || current.mode !== mode) changes.set(file.path, { oid: file.oid, mode });
       entries.set(file.path, indexEntryFor(file.path, file.oid, file.stat ?? UNKNOWN_STAT, parseInt(mode, 8)));
     }
     if (changes.size === 0) return null;
 
     const tree = await updateTree(repo.trees, parentTree, changes);
-    const commit = serializeCommit({ tree, parents: head.oid === null ? [] : [head.oid], author: signature, committer: signature, message });
-    const hash = await repo.store.write('commit', commit);
+    await repo.reached('tree-written');
+    const parents = head.oid === null ? [] : [head.oid];
+    const hash = await repo.store.writeCommit({ tree, parents, author: signature, committer: signature, message });
+    await repo.reached('commit-written');
 
     const nextEntries = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !entries.has(entry.path)));
     for (const entry of entries.values()) if (entry !== null) nextEntries.push(entry);
@@ -95,6 +107,16 @@ export async function commitStaged(
     const indexBytes = await serializeIndex(nextIndex);
     await update.stage(indexPath, indexBytes);
     await update.stage(head.refFile, `${hash}\n`);
+    await update.decide();
+    await repo.reached('locks-staged');
+
+    const logged = head.branch === null ? ['HEAD'] : ['HEAD', `refs/heads/${head.branch}`];
+    await appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) });
+    await repo.reached('reflog-written');
+    await update.commit(head.refFile);
+    await repo.reached('ref-moved');
+    await update.commit(indexPath);
+    await repo.reached('index-moved');
     await update.apply();
     await repo.index.adopt(nextIndex, indexBytes);
     return { hash, changed: [...changes.keys()].sort(compareCodePoints) };
@@ -114,7 +136,7 @@ async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept
     kept.map(async (entry) => {
       if (entry.stage !== 0 || !isRacy(entry, indexMtime)) return entry;
       const stat = await repo.vault.stat(entry.path);
-      const same = stat?.kind === 'file' && (await hashObject('blob', await repo.vault.readBinary(entry.path))) === entry.oid;
+      const same = stat?.kind === 'file' && (await hashBlob(await repo.vault.readBinary(entry.path))) === entry.oid;
       return same ? entry : { ...entry, size: 0 };
     }),
   );

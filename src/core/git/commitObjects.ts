@@ -18,50 +18,6 @@ export interface CommitObject {
   message: string;
 }
 
-const decoder = new TextDecoder();
-
-export function parseCommit(content: Uint8Array): CommitObject {
-  const text = decoder.decode(content);
-  const split = text.indexOf('\n\n');
-  const headers = (split < 0 ? text : text.slice(0, split)).split('\n');
-  const message = split < 0 ? '' : text.slice(split + 2);
-  let tree = '';
-  const parents: string[] = [];
-  let author: Signature | null = null;
-  let committer: Signature | null = null;
-  for (const line of headers) {
-    const space = line.indexOf(' ');
-    const key = line.slice(0, space);
-    const value = line.slice(space + 1);
-    if (key === 'tree') tree = value;
-    else if (key === 'parent') parents.push(value);
-    else if (key === 'author') author = parseSignature(value);
-    else if (key === 'committer') committer = parseSignature(value);
-  }
-  if (tree === '' || author === null) throw new Error('git commit object is corrupt');
-  return { tree, parents, author, committer: committer ?? author, message };
-}
-
-function parseSignature(value: string): Signature {
-  const match = /^(.*?) ?<([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(value);
-  if (match === null) return { name: value, email: '', timestamp: 0, timezoneOffset: 0 };
-  const [, name = '', email = '', seconds = '0', sign, hours = '0', minutes = '0'] = match;
-  const offset = Number(hours) * 60 + Number(minutes);
-  return { name, email, timestamp: Number(seconds), timezoneOffset: sign === '-' ? -offset : offset };
-}
-
-export function serializeCommit(commit: CommitObject): Uint8Array {
-  const lines = [`tree ${commit.tree}`, ...commit.parents.map((parent) => `parent ${parent}`)];
-  lines.push(`author ${formatSignature(commit.author)}`, `committer ${formatSignature(commit.committer)}`);
-  return new TextEncoder().encode(`${lines.join('\n')}\n\n${commit.message}`);
-}
-
-function formatSignature(signature: Signature): string {
-  const offset = Math.abs(signature.timezoneOffset);
-  const zone = `${signature.timezoneOffset < 0 ? '-' : '+'}${String(Math.floor(offset / 60)).padStart(2, '0')}${String(offset % 60).padStart(2, '0')}`;
-  return `${signature.name} <${signature.email}> ${signature.timestamp} ${zone}`;
-}
-
 /** A signature for now, in the local time zone. */
 export function signatureNow(identity: GitIdentity, now = new Date()): Signature {
   return { ...identity, timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: -now.getTimezoneOffset() };

@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
-import { hashObject } from './gitObjects';
+import { hashBlob } from './gitObjects';
 import { modeString } from './indexState';
 import type { GitRepository } from './repository';
 import { diffTrees } from './worktreeStatus';
@@ -42,5 +42,5 @@ async function worktreeSide(repo: GitRepository, path: string, fallbackMode: str
   if (stat?.kind !== 'file') return { path, oid: null, mode: fallbackMode, content: null };
   const content = await repo.vault.readBinary(path);
   const entry = (await repo.index.read()).byPath.get(path);
-  return { path, oid: await hashObject('blob', content), mode: entry === undefined ? fallbackMode : modeString(entry.mode), content };
+  return { path, oid: await hashBlob(content), mode: entry === undefined ? fallbackMode : modeString(entry.mode), content };
 }

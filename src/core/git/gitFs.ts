@@ -43,6 +43,16 @@ export interface GitStat {
   isSymbolicLink(): boolean;
 }
 
+/** A loose object's path: `.git/objects/ab/<38 hex digits>`. */
+const LOOSE_OBJECT = /(^|\/)objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/;
+
+let tempCounter = 0;
+
+/** Unique within this process, and (by the random part) across processes writing the same repository. */
+function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
 /** The `dir` to give isomorphic-git: the vault root. */
 export const GIT_ROOT = '/';
 
@@ -59,8 +69,12 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
     },
     async writeFile(path, data) {
       const vaultPath = toVaultPath(path);
-      const write = typeof data === 'string' ? vault.write(vaultPath, data) : vault.writeBinary(vaultPath, data);
+      // isomorphic-git writes loose objects in place; a crash mid-write would leave a truncated
+      // object that `git fsck` rejects. Like git, write beside it and move it into place.
+      const target = LOOSE_OBJECT.test(vaultPath) ? `${vaultPath.slice(0, vaultPath.lastIndexOf('/'))}/tmp_obj_${uniqueSuffix()}` : vaultPath;
+      const write = typeof data === 'string' ? vault.write(target, data) : vault.writeBinary(target, data);
       await write.catch(rethrowAsFsError(path));
+      if (target !== vaultPath) await vault.replace(target, vaultPath).catch(rethrowAsFsError(path));
     },
     async unlink(path) {
       const vaultPath = toVaultPath(path);
@@ -68,8 +82,8 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
       await vault.remove(vaultPath).catch(rethrowAsFsError(path));
     },
     async readdir(path) {
-      const { files, folders } = await vault.list(toVaultPath(path)).catch(rethrowAsFsError(path));
-      return [...folders, ...files].map((child) => child.slice(child.lastIndexOf('/') + 1));
+      const { files, folders, links } = await vault.list(toVaultPath(path)).catch(rethrowAsFsError(path));
+      return [...folders, ...files, ...links].map((child) => child.slice(child.lastIndexOf('/') + 1));
     },
     async mkdir(path) {
       const vaultPath = toVaultPath(path);

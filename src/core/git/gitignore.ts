@@ -1,7 +1,9 @@
 /**
  * The lines Recursa keeps out of history in a vault it starts a repository for: Obsidian's
- * per-device workspace state, the plugin's own data file (it holds API keys), the local trash, and
- * files operating systems scatter into folders.
+ * per-device workspace state, the plugin's own data file (it holds API keys), installed plugins'
+ * code (built bundles and their source maps: large, re-downloaded by Obsidian, and a commit per
+ * update), the local trash, and files operating systems scatter into folders. Other plugins'
+ * settings (`data.json`) and manifests stay versioned.
  */
 export function recursaIgnoreLines(configDir: string): string[] {
   return [
@@ -14,6 +16,8 @@ export function recursaIgnoreLines(configDir: string): string[] {
     `/${configDir}/plugins/recursa/graph-index*`,
     `/${configDir}/plugins/recursa/conversations/`,
     `/${configDir}/plugins/recursa/action-log.json`,
+    `/${configDir}/plugins/*/main.js`,
+    `/${configDir}/plugins/**/*.map`,
     '/.trash/',
     '.DS_Store',
     'Thumbs.db',

@@ -24,6 +24,16 @@ export class IgnoreRules {
     return new IgnoreRules(layers);
   }
 
+  /** The rules that decide `paths`: `.git/info/exclude` and the `.gitignore` of every folder above each path. */
+  static async forPaths(vault: VaultPort, paths: Iterable<string>, gitdir = '.git'): Promise<IgnoreRules> {
+    const files = new Set<string>();
+    for (const path of paths) {
+      const segments = path.split('/');
+      for (let depth = 0; depth < segments.length; depth++) files.add([...segments.slice(0, depth), '.gitignore'].join('/'));
+    }
+    return IgnoreRules.load(vault, [...files], gitdir);
+  }
+
   static none(): IgnoreRules {
     return new IgnoreRules([]);
   }

@@ -1,5 +1,5 @@
 import type { WriteSet } from '../mem/WriteSet';
-import { walkFiles } from '../ports';
+import { walkEntries } from '../ports';
 import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
 import { commitStaged, stageFile, type CommitResult, type StagedFile } from './commitFiles';
@@ -33,9 +33,10 @@ export interface SnapshotOptions {
  */
 export async function commitInitialSnapshot(repo: GitRepository, options: SnapshotOptions): Promise<CommitResult | null> {
   const slicer = new Slicer(options.sliceMs);
-  const all = await walkFiles(repo.vault, '', (folder) => folder !== repo.gitdir);
-  const ignore = await IgnoreRules.load(repo.vault, all.filter((path) => path === '.gitignore' || path.endsWith('/.gitignore')), repo.gitdir);
-  const files = all.filter((path) => !ignore.isIgnored(path));
+  // Links are listed, never followed: each is stored as its text, so a loop or a link out of the vault is harmless.
+  const all = await walkEntries(repo.vault, '', (folder) => folder !== repo.gitdir);
+  const ignore = await IgnoreRules.load(repo.vault, all.files.filter((path) => path === '.gitignore' || path.endsWith('/.gitignore')), repo.gitdir);
+  const files = [...all.files, ...all.links].filter((path) => !ignore.isIgnored(path));
   options.onProgress({ done: 0, total: files.length });
   const staged: (StagedFile | null)[] = [];
   // Several files at a time: each costs a handful of sequential file-system calls, and waiting on
@@ -43,9 +44,11 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   for (let at = 0; at < files.length; at += PARALLEL_FILES) {
     const batch = files.slice(at, at + PARALLEL_FILES);
     staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet)))));
+    await repo.reached('snapshot-batch');
     if (await slicer.maybeYield()) options.onProgress({ done: staged.length, total: files.length });
   }
   options.onProgress({ done: files.length, total: files.length });
+  await repo.reached('snapshot-stored');
   return commitStaged(repo, staged.filter((file) => file !== null), options.message, options.signature);
 }
 

@@ -1,51 +1,80 @@
+/**
+ * Git's lock protocol for the files in `.git` that Recursa replaces (the index, a branch ref),
+ * which isomorphic-git does not offer: its writes go straight to the target, and it has no
+ * exclusive create, so two processes could both believe they hold a lock.
+ *
+ * As git does it: `<file>.lock` is created exclusively (`O_EXCL`), the new content is written into
+ * it, and it is renamed over the file — the file is never removed first, so readers (the `git`
+ * CLI, Obsidian Git, another Recursa) always see the old or the new version. A lock someone else
+ * holds is waited for, briefly, then reported as `GitBusy`.
+ *
+ * Crash recovery is per process: each update keeps a journal (`.git/recursa/journal-<owner>.log`,
+ * appended to, never rewritten) naming only the locks it has taken, and, once every new content is
+ * written, that the update is decided. A journal whose owner stopped touching it `abandonedJournalMs` ago belongs to a process
+ * that died: a decided update is rolled forward (its locks moved into place), an undecided one
+ * rolled back (its locks removed), by the one process that claims the journal (renames it). Only
+ * locks a journal names are touched that way. A lock no
+ * journal explains (a crashed `git`, or a process killed between creating a lock and noting it)
+ * is removed only once it is older than `staleAfterMs`, and the owner is told.
+ */
 import { GitBusyError } from '../errors';
-import { readTextIfExists, type VaultPort } from '../ports';
+import type { VaultPort } from '../ports';
 import { sleep } from '../util/sleep';
 
 export interface LockWait {
-  /** How long to wait for another program's lock before giving up. Default 2000 ms. */
+  /** How long to wait for a lock someone else holds before giving up with `GitBusy`. Default 2000 ms. */
   timeoutMs?: number;
   /** Pause between looks. Default 50 ms. */
   pollMs?: number;
+  /**
+   * A lock file older than this is taken as left behind by a program that crashed, and removed.
+   * Default 10 minutes: far longer than any git command holds a lock, except `git commit` waiting
+   * on its editor, which then fails cleanly ("unable to write new index file") and can be rerun.
+   */
+  staleAfterMs?: number;
+  /** A Recursa journal untouched for this long belongs to a process that died. Default 30 s. */
+  abandonedJournalMs?: number;
 }
 
+export const DEFAULT_LOCK_WAIT: Readonly<Required<LockWait>> = {
+  timeoutMs: 2_000,
+  pollMs: 50,
+  staleAfterMs: 10 * 60_000,
+  abandonedJournalMs: 30_000,
+};
 
-/**
- * Replaces files in `.git` (the index, a branch ref) the way git does, so the `git` CLI and other
- * tools see either the old or the new state and a crash loses nothing:
- *
- * 1. `acquire` waits (briefly) until no other program holds git's lock for any target
- *    (`<file>.lock`) — never deleting a lock it did not make — then writes a journal naming the
- *    targets and takes the locks;
- * 2. `stage` writes the new contents into the lock files;
- * 3. `apply` writes a "decided" marker, moves each lock over its target, and removes the marker
- *    and the journal. The port cannot rename over an existing file, so each move is remove + rename.
- *
- * If the process dies, `recoverLockedUpdate` (run when the repository is opened) reads the
- * journal: with the marker present (its content does not matter, so a torn marker still counts)
- * the update is rolled forward, without it rolled back by removing the locks it took — so a crash
- * never leaves a stale lock of Recursa's own behind.
- */
+/** Who takes locks: one id per open repository, and whom to tell about stale locks removed. */
+export interface LockOwner {
+  /** Unique among the processes that share the repository. */
+  id: string;
+  onStaleLock?: (lock: string, ageMs: number) => void;
+}
+
+interface Journal {
+  /** Targets whose `.lock` this update created, in the order taken. */
+  locks: string[];
+  /** Every lock holds its complete new content: roll forward. */
+  decided: boolean;
+}
+
+/** An update of files in `.git` under git's locks. */
 export class LockedUpdate {
   private readonly held: string[] = [];
+  private decided = false;
   private finished = false;
 
   private constructor(
     private readonly vault: VaultPort,
     private readonly gitdir: string,
+    private readonly owner: LockOwner,
   ) {}
 
-  static async acquire(vault: VaultPort, gitdir: string, targets: readonly string[], wait: LockWait = {}): Promise<LockedUpdate> {
-    await waitForLocks(vault, targets, wait);
-    const update = new LockedUpdate(vault, gitdir);
-    await vault.write(journalPath(gitdir), JSON.stringify({ targets }));
+  /** Takes `<target>.lock` for each target, in order, waiting (briefly) for locks others hold. */
+  static async acquire(vault: VaultPort, gitdir: string, targets: readonly string[], owner: LockOwner, wait: LockWait = {}): Promise<LockedUpdate> {
+    const settings = { ...DEFAULT_LOCK_WAIT, ...wait };
+    const update = new LockedUpdate(vault, gitdir, owner);
     try {
-      // The port has no exclusive create; the git queue serialises Recursa's own writers, so the
-      // only race left is another program taking a lock within the same few microseconds.
-      for (const target of targets) {
-        await vault.write(`${target}.lock`, '');
-        update.held.push(target);
-      }
+      for (const target of targets) await update.take(target, settings);
     } catch (error) {
       await update.release();
       throw error;
@@ -53,100 +82,206 @@ export class LockedUpdate {
     return update;
   }
 
+  /** Writes the new content of `target` into its lock. */
   async stage(target: string, content: Uint8Array | string): Promise<void> {
     if (!this.held.includes(target)) throw new Error(`no lock held for ${target}`);
     const lock = `${target}.lock`;
     await (typeof content === 'string' ? this.vault.write(lock, content) : this.vault.writeBinary(lock, content));
   }
 
-  async apply(): Promise<void> {
-    await this.vault.write(decidedPath(this.gitdir), 'decided\n');
-    await moveLocksIntoPlace(this.vault, this.held);
-    this.finished = true;
-    await removeJournal(this.vault, this.gitdir);
+  /** Every lock holds its new content: from here on a crash rolls the update forward. */
+  async decide(): Promise<void> {
+    await this.note('decided');
+    this.decided = true;
   }
 
-  /** Gives up the locks of an update that was not applied. */
+  /** Moves one staged lock over its target (atomically where the platform allows). */
+  async commit(target: string): Promise<void> {
+    if (!this.decided) throw new Error('decide() before moving locks into place');
+    const at = this.held.indexOf(target);
+    if (at < 0) throw new Error(`no lock held for ${target}`);
+    await this.vault.replace(`${target}.lock`, target);
+    this.held.splice(at, 1);
+  }
+
+  /** Moves every remaining lock into place and forgets the journal. */
+  async apply(): Promise<void> {
+    if (!this.decided) await this.decide();
+    for (const target of [...this.held]) await this.commit(target);
+    this.finished = true;
+    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id));
+  }
+
+  /** Gives up: removes the locks still held (only ours) and the journal. Safe to call twice. */
   async release(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    for (const target of this.held) await this.vault.remove(`${target}.lock`).catch(() => undefined);
-    await removeJournal(this.vault, this.gitdir).catch(() => undefined);
+    if (this.decided && this.held.length > 0) {
+      // Some targets were replaced already: finish rather than leave a half-applied update.
+      for (const target of [...this.held]) await this.commit(target).catch(() => undefined);
+    }
+    for (const target of this.held) await removeIfPresent(this.vault, `${target}.lock`).catch(() => undefined);
+    this.held.length = 0;
+    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => undefined);
+  }
+
+  private async take(target: string, settings: Required<LockWait>): Promise<void> {
+    const lock = `${target}.lock`;
+    const started = Date.now();
+    for (;;) {
+      if (await this.vault.createExclusive(lock, placeholderOf(this.owner.id))) {
+        this.held.push(target);
+        await this.note(`lock ${target}`);
+        return;
+      }
+      if (await clearAbandoned(this.vault, this.gitdir, lock, this.owner, settings)) continue;
+      const waited = Date.now() - started;
+      if (waited >= settings.timeoutMs) throw new GitBusyError(lock, waited);
+      await sleep(Math.min(settings.pollMs, settings.timeoutMs - waited));
+    }
+  }
+
+  /**
+   * Adds a line to the journal. Only ever appended, so a crash mid-write can cut off at most the
+   * line being written, which recovery then ignores — earlier lines are never lost.
+   */
+  private note(line: string): Promise<void> {
+    return this.vault.append(journalPath(this.gitdir, this.owner.id), `${line}\n`);
   }
 }
 
 /**
- * Finishes or undoes an update the process did not complete: decided ones roll forward, the
- * rest roll back. Resolves to what it did.
+ * Finishes or undoes the updates of Recursa processes that died mid-update (their journals are
+ * older than `abandonedJournalMs`), and removes those of `locks` that such a process had just
+ * created and not yet noted. Resolves to what it did, one line per update.
  */
-export async function recoverLockedUpdate(vault: VaultPort, gitdir: string): Promise<'none' | 'rolled-forward' | 'rolled-back'> {
-  const text = await readTextIfExists(vault, journalPath(gitdir));
-  if (text === null) return 'none';
-  // A journal torn while being written means no lock was taken yet: nothing to undo.
-  const targets = parseTargets(text, gitdir);
-  const decided = await vault.exists(decidedPath(gitdir));
-  if (decided) {
-    await moveLocksIntoPlace(vault, targets);
-  } else {
-    // The locks the journal names were taken after it was written, so they are Recursa's.
-    for (const target of targets) {
-      if (await vault.exists(`${target}.lock`)) await vault.remove(`${target}.lock`);
-    }
+export async function recoverAbandonedUpdates(
+  vault: VaultPort,
+  gitdir: string,
+  owner: LockOwner,
+  wait: LockWait = {},
+  locks: readonly string[] = [],
+): Promise<string[]> {
+  const settings = { ...DEFAULT_LOCK_WAIT, ...wait };
+  const done: string[] = [];
+  for (const journal of await abandonedJournals(vault, gitdir, owner, settings)) done.push(await recover(vault, gitdir, journal, owner));
+  for (const lock of locks) {
+    if (await removeAbandonedPlaceholder(vault, gitdir, lock, owner, settings)) done.push(`removed ${lock.slice(gitdir.length + 1)}, left by a stopped process`);
   }
-  await removeJournal(vault, gitdir);
-  return decided ? 'rolled-forward' : 'rolled-back';
+  return done;
 }
 
-async function waitForLocks(vault: VaultPort, targets: readonly string[], wait: LockWait): Promise<void> {
-  const timeoutMs = wait.timeoutMs ?? 2000;
-  const pollMs = wait.pollMs ?? 50;
-  const started = Date.now();
-  for (;;) {
-    let held: string | null = null;
-    for (const target of targets) {
-      if (await vault.exists(`${target}.lock`)) {
-        held = `${target}.lock`;
-        break;
-      }
-    }
-    if (held === null) return;
-    const waited = Date.now() - started;
-    if (waited >= timeoutMs) throw new GitBusyError(held, waited);
-    await sleep(Math.min(pollMs, timeoutMs - waited));
-  }
+/** What a lock holds from its creation until its new content is written: who took it. */
+function placeholderOf(owner: string): string {
+  return `recursa ${owner}\n`;
 }
 
-async function moveLocksIntoPlace(vault: VaultPort, targets: readonly string[]): Promise<void> {
-  for (const target of targets) {
+/** A non-empty beginning of a placeholder: what a write cut short leaves. */
+function isPlaceholderStart(text: string): boolean {
+  const prefix = 'recursa ';
+  if (text.length <= prefix.length) return text !== '' && prefix.startsWith(text);
+  return text.startsWith(prefix) && /^[0-9a-z]*$/.test(text.slice(prefix.length));
+}
+
+/**
+ * A lock still holding a Recursa placeholder, older than `abandonedJournalMs`, whose owner keeps no
+ * live journal: the owner died between taking it and noting it in its journal.
+ */
+async function removeAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock: string, owner: LockOwner, settings: Required<LockWait>): Promise<boolean> {
+  const info = await vault.stat(lock);
+  if (info === null || info.kind !== 'file' || info.size > 64 || Date.now() - info.mtime < settings.abandonedJournalMs) return false;
+  const text = await vault.readText(lock).catch(() => '');
+  // The placeholder, or the start of it when the process died while writing it.
+  const whole = /^recursa ([0-9a-z]+)\n$/.exec(text);
+  if (whole === null && !isPlaceholderStart(text)) return false;
+  const lockOwner = whole?.[1] ?? null;
+  if (lockOwner === owner.id) return false;
+  if (lockOwner !== null) {
+    const journal = await vault.stat(journalPath(gitdir, lockOwner));
+    if (journal !== null && Date.now() - journal.mtime < settings.abandonedJournalMs) return false;
+  }
+  await removeIfPresent(vault, lock);
+  return true;
+}
+
+/** Clears what keeps `lock` taken if its holder is gone; true when the lock may be tried again. */
+async function clearAbandoned(vault: VaultPort, gitdir: string, lock: string, owner: LockOwner, settings: Required<LockWait>): Promise<boolean> {
+  for (const journal of await abandonedJournals(vault, gitdir, owner, settings)) {
+    if (journal.locks.some((target) => `${target}.lock` === lock)) {
+      await recover(vault, gitdir, journal, owner);
+      return true;
+    }
+  }
+  if (await removeAbandonedPlaceholder(vault, gitdir, lock, owner, settings)) return true;
+  const info = await vault.stat(lock);
+  if (info === null) return true;
+  const age = Date.now() - info.mtime;
+  if (age < settings.staleAfterMs) return false;
+  await removeIfPresent(vault, lock);
+  owner.onStaleLock?.(lock, age);
+  return true;
+}
+
+interface FoundJournal extends Journal {
+  path: string;
+}
+
+async function abandonedJournals(vault: VaultPort, gitdir: string, owner: LockOwner, settings: Required<LockWait>): Promise<FoundJournal[]> {
+  const folder = `${gitdir}/recursa`;
+  const listing = await vault.list(folder).catch(() => null);
+  if (listing === null) return [];
+  const found: FoundJournal[] = [];
+  for (const path of listing.files) {
+    const name = path.slice(folder.length + 1);
+    const ours = name === `journal-${owner.id}.log` || name.startsWith(`recovering-${owner.id}-`);
+    if (!(name.startsWith('journal-') || name.startsWith('recovering-')) || !name.endsWith('.log') || ours) continue;
+    const info = await vault.stat(path);
+    if (info === null || Date.now() - info.mtime < settings.abandonedJournalMs) continue;
+    found.push({ path, ...parseJournal(await vault.readText(path).catch(() => ''), gitdir) });
+  }
+  return found;
+}
+
+async function recover(vault: VaultPort, gitdir: string, journal: FoundJournal, owner: LockOwner): Promise<string> {
+  // Claim the journal first: a rename succeeds for one process only, so two processes never
+  // recover the same update (and one never removes a lock another has taken since).
+  const claimed = `${gitdir}/recursa/recovering-${owner.id}-${Math.random().toString(36).slice(2, 10)}.log`;
+  try {
+    await vault.rename(journal.path, claimed);
+    await vault.append(claimed, ''); // a fresh time: a live claim is not taken for an abandoned one
+    await vault.write(claimed, journalText(journal));
+  } catch {
+    return 'another process is recovering an update';
+  }
+  for (const target of journal.locks) {
     const lock = `${target}.lock`;
     if (!(await vault.exists(lock))) continue;
-    if (await vault.exists(target)) await vault.remove(target);
-    await vault.rename(lock, target);
+    if (journal.decided) await vault.replace(lock, target);
+    else await removeIfPresent(vault, lock);
   }
+  await removeIfPresent(vault, claimed);
+  const what = journal.decided ? 'finished' : 'undid';
+  return `${what} an update of ${journal.locks.map((target) => target.slice(gitdir.length + 1)).join(', ') || 'nothing'} left by a stopped process`;
 }
 
-function parseTargets(text: string, gitdir: string): string[] {
-  try {
-    const parsed = JSON.parse(text) as { targets?: unknown };
-    if (!Array.isArray(parsed.targets)) return [];
-    // Only ever touch files inside this repository's git folder.
-    return parsed.targets.filter(
-      (target): target is string => typeof target === 'string' && target.startsWith(`${gitdir}/`) && !target.split('/').includes('..'),
-    );
-  } catch {
-    return [];
-  }
+/** Complete lines only (a write cut short leaves a partial last line); only files inside `gitdir` count. */
+function parseJournal(text: string, gitdir: string): Journal {
+  const lines = text.split('\n').slice(0, -1);
+  const locks = lines
+    .filter((line) => line.startsWith('lock '))
+    .map((line) => line.slice('lock '.length))
+    .filter((target) => target.startsWith(`${gitdir}/`) && !target.split('/').includes('..'));
+  return { locks, decided: lines.includes('decided') };
 }
 
-async function removeJournal(vault: VaultPort, gitdir: string): Promise<void> {
-  if (await vault.exists(decidedPath(gitdir))) await vault.remove(decidedPath(gitdir));
-  if (await vault.exists(journalPath(gitdir))) await vault.remove(journalPath(gitdir));
+function journalText(journal: Journal): string {
+  return `${journal.locks.map((target) => `lock ${target}\n`).join('')}${journal.decided ? 'decided\n' : ''}`;
 }
 
-function decidedPath(gitdir: string): string {
-  return `${gitdir}/recursa-update.decided`;
+async function removeIfPresent(vault: VaultPort, path: string): Promise<void> {
+  if (await vault.exists(path)) await vault.remove(path);
 }
 
-function journalPath(gitdir: string): string {
-  return `${gitdir}/recursa-update.json`;
+function journalPath(gitdir: string, owner: string): string {
+  return `${gitdir}/recursa/journal-${owner}.log`;
 }

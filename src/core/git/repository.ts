@@ -3,11 +3,35 @@ import type { VaultPort } from '../ports';
 import type { CommitObject } from './commitObjects';
 import { GitObjectStore } from './gitObjects';
 import { IndexCache } from './indexState';
-import type { LockWait } from './lockedUpdate';
+import type { LockOwner, LockWait } from './lockedUpdate';
 import { readHead, type HeadState } from './refs';
 import { TreeReader } from './treeEdit';
 
 const MAX_CACHED_COMMITS = 20_000;
+
+/**
+ * The points a commit (and the first snapshot) passes, in order. `GitServiceOptions.onStep` is
+ * called at each, so tests can stop a real process exactly there and check what a crash leaves.
+ */
+export type GitStep =
+  | 'snapshot-started'
+  | 'snapshot-batch'
+  | 'snapshot-stored'
+  | 'blobs-written'
+  | 'locks-taken'
+  | 'tree-written'
+  | 'commit-written'
+  | 'locks-staged'
+  | 'reflog-written'
+  | 'ref-moved'
+  | 'index-moved';
+
+export interface GitRepositoryOptions {
+  lockWait?: LockWait;
+  /** Who takes this repository's locks; a fresh random id when absent. */
+  lockOwner?: LockOwner;
+  onStep?: (step: GitStep) => void | Promise<void>;
+}
 
 /** One git repository at the vault root, read and written through the vault port. */
 export class GitRepository {
@@ -17,13 +41,25 @@ export class GitRepository {
   readonly index: IndexCache;
   private readonly commits = new Map<string, CommitObject>();
 
+  readonly lockWait: LockWait;
+  readonly lockOwner: LockOwner;
+  private readonly onStep: GitRepositoryOptions['onStep'];
+
   constructor(
     readonly vault: VaultPort,
-    readonly lockWait: LockWait = {},
+    options: GitRepositoryOptions = {},
   ) {
+    this.lockWait = options.lockWait ?? {};
+    this.lockOwner = options.lockOwner ?? { id: randomOwnerId() };
+    this.onStep = options.onStep;
     this.store = new GitObjectStore(vault, this.gitdir);
     this.trees = new TreeReader(this.store);
     this.index = new IndexCache(vault, `${this.gitdir}/index`);
+  }
+
+  /** Marks a step of a commit or snapshot (see `GitStep`). */
+  async reached(step: GitStep): Promise<void> {
+    await this.onStep?.(step);
   }
 
   head(): Promise<HeadState> {
@@ -54,4 +90,10 @@ export class GitRepository {
       }
     }
   }
+}
+
+function randomOwnerId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

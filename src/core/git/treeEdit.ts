@@ -1,6 +1,6 @@
 import type { GitObjectStore } from './gitObjects';
 import { EMPTY_TREE_OID } from './gitObjects';
-import { serializeTree, TREE_MODE, type TreeEntry } from './treeObjects';
+import { TREE_MODE, type TreeEntry } from './treeObjects';
 
 /** A file as a tree records it. */
 export interface BlobRef {
@@ -80,7 +80,7 @@ export class TreeReader {
  */
 export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges): Promise<string> {
   const root = await updateSubtree(reader, rootOid, [...changes].map(([path, blob]) => ({ segments: path.split('/'), blob })));
-  return root ?? (await reader.store.write('tree', new Uint8Array()));
+  return root ?? (await reader.store.writeTree([]));
 }
 
 interface PendingChange {
@@ -116,6 +116,5 @@ async function updateSubtree(reader: TreeReader, oid: string | null, changes: Pe
     else entries.set(name, { name, mode: TREE_MODE, oid: updated });
   }
   if (entries.size === 0) return null;
-  const content = serializeTree([...entries.values()]);
-  return reader.store.write('tree', content);
+  return reader.store.writeTree([...entries.values()]);
 }

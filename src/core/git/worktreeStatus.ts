@@ -1,7 +1,7 @@
 import type { VaultChange, VaultStat } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
-import { hashObject } from './gitObjects';
+import { hashBlob } from './gitObjects';
 import { IgnoreRules } from './ignoreRules';
 import type { IndexEntry } from './indexFile';
 import { modeString, statMatches, type IndexSnapshot } from './indexState';
@@ -133,7 +133,7 @@ export class WorktreeStatus {
     if (statMatches(entry, stat, index.file?.mtime ?? null)) return true;
     const known = this.verified.get(path);
     if (known !== undefined && known.oid === entry.oid && known.size === stat.size && known.mtime === stat.mtime) return true;
-    const oid = await hashObject('blob', await this.repo.vault.readBinary(path));
+    const oid = await hashBlob(await this.repo.vault.readBinary(path));
     if (oid !== entry.oid) return false;
     this.verified.set(path, { oid, size: stat.size, mtime: stat.mtime });
     return true;

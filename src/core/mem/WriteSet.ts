@@ -17,11 +17,22 @@ export interface WriteSetEntry {
   original: string | null;
   /** What the agent left at the path; null when it left nothing there. */
   left: FileFingerprint | null;
+  /**
+   * Blob id of what the agent left (null: nothing), when an `OriginalStore` keeps it — what the
+   * agent's commit records, even if the user edits the file again before that commit.
+   */
+  written?: string | null;
 }
 
-/** Keeps the bytes of a file as they are now (the git layer stores them as a blob) and returns their id. */
+/** Keeps file contents as blobs (the git layer's object store), by id. */
 export interface OriginalStore {
-  save(path: string): Promise<string>;
+  /**
+   * Before the agent first changes `paths`: keeps the content of each that exists (its blob id) —
+   * committing first, as the user's own commit, any uncommitted edits of the user's to them.
+   */
+  saveOriginals(paths: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** After the agent changed `paths`: keeps what it left there (blob id; null when nothing is there). */
+  saveWritten(paths: readonly string[]): Promise<ReadonlyMap<string, string | null>>;
 }
 
 /**
@@ -51,14 +62,26 @@ export class WriteSet {
     for (const path of new Set(paths)) {
       if (this.entries.has(path)) continue;
       const before = await this.vault.stat(path);
-      const existedBefore = before?.kind === 'file';
-      const original = existedBefore && this.originals !== null ? await this.originals.save(path) : null;
-      fresh.set(path, { path, existedBefore, original, left: null });
+      fresh.set(path, { path, existedBefore: before?.kind === 'file', original: null, left: null });
+    }
+    const store = this.originals;
+    if (store !== null) {
+      const originals = await store.saveOriginals([...fresh.values()].filter((entry) => entry.existedBefore).map((entry) => entry.path));
+      for (const [path, oid] of originals) (fresh.get(path) as WriteSetEntry).original = oid;
     }
     const result = await mutate();
     for (const [path, entry] of fresh) this.entries.set(path, entry);
     await this.refresh(paths);
+    if (store !== null) {
+      for (const [path, oid] of await store.saveWritten(paths)) this.setWritten(path, oid);
+    }
     return result;
+  }
+
+  /** Records the blob of what is now at a recorded path (the git layer restored it, say). */
+  setWritten(path: string, oid: string | null): void {
+    const entry = this.entries.get(path);
+    if (entry !== undefined) entry.written = oid;
   }
 
   /** Fingerprints the paths again (after the git layer restored them, say). */

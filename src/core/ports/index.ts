@@ -1,6 +1,6 @@
 export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';
 export { ChangeFeed } from './ChangeFeed';
-export { walkFiles } from './walkFiles';
+export { walkEntries, walkFiles } from './walkFiles';
 export { readTextIfExists } from './readTextIfExists';
 export type { HttpRequest, HttpResponse, HttpTransport } from './http';
 export { HttpTransportError } from './http';

@@ -6,12 +6,16 @@
  * - every method is `async` and never throws synchronously;
  * - a missing path is `null` from `stat`, `false` from `exists`, and a `NotFound` error from
  *   the methods that need the path to exist (`readText`, `readBinary`, `list`, `remove`,
- *   `rename`, `process`);
+ *   `rename`, `replace`, `process`);
  * - `write`/`writeBinary` create missing parent folders and replace an existing file;
  * - `mkdir` creates parents and succeeds if the folder already exists;
  * - `remove` deletes a folder with everything in it;
  * - `rename` refuses to replace an existing destination and creates the destination's parents;
- * - `list` returns immediate children as full vault-relative paths, sorted by code point;
+ *   `replace` is the one move that replaces it (git's "rename the lock over the target");
+ * - `createExclusive` and `append` create missing parent folders;
+ * - `list` returns immediate children as full vault-relative paths, sorted by code point, with
+ *   symbolic links apart in `links`: never followed, so a link loop or a link out of the vault
+ *   cannot make a walk endless or lead it outside;
  * - every change made through the port is reported to `onChange` listeners, and so are changes
  *   made by others (the user, a sync client) once the implementation notices them.
  *
@@ -37,6 +41,26 @@ export interface VaultPort {
   mkdir(path: string): Promise<void>;
   remove(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /**
+   * Creates a file only when nothing exists at the path (git's `O_EXCL` lock files): resolves
+   * `true` when it created it, `false` — writing nothing — when a file, folder or link is already
+   * there. Creates missing parents.
+   */
+  createExclusive(path: string, data: string | Uint8Array): Promise<boolean>;
+  /**
+   * Moves the file `from` over the file `to`, replacing it. Where the platform allows (Node,
+   * Obsidian desktop) this is one atomic rename, so `to` is never missing; the fallback (mobile)
+   * writes `from`'s bytes over `to` in place and then removes `from` — never removes `to` first.
+   * `NotFound` when `from` is missing.
+   */
+  replace(from: string, to: string): Promise<void>;
+  /** Appends text to a file, creating it and its parents (git's reflogs). */
+  append(path: string, data: string): Promise<void>;
+  /**
+   * The target text of the symbolic link at `path` (as stored, not resolved), or `null` when
+   * `path` is not a symbolic link, is missing, or the platform has no links (mobile).
+   */
+  readLink(path: string): Promise<string | null>;
   /** Subscribes to changes; returns the function that unsubscribes. */
   onChange(listener: VaultChangeListener): () => void;
 }
@@ -53,6 +77,11 @@ export interface VaultStat {
 export interface VaultListing {
   files: string[];
   folders: string[];
+  /**
+   * Immediate children that are symbolic links, whatever they point at; they are not followed
+   * and appear in neither `files` nor `folders`. Always empty where the platform has no links.
+   */
+  links: string[];
 }
 
 export type VaultChange =

@@ -5,10 +5,11 @@ import { AlreadyExistsError, IoError, isRecursaError, NotFoundError, WrongKindEr
 import type { VaultListing, VaultPort, VaultStat } from '../../../src/core/ports';
 
 export type VaultCall =
-  | { method: 'readText' | 'readBinary' | 'exists' | 'stat' | 'list' | 'mkdir' | 'remove'; path: string }
-  | { method: 'write'; path: string; data: string }
+  | { method: 'readText' | 'readBinary' | 'exists' | 'stat' | 'list' | 'mkdir' | 'remove' | 'readLink'; path: string }
+  | { method: 'write' | 'append'; path: string; data: string }
   | { method: 'writeBinary'; path: string; base64: string }
-  | { method: 'rename'; path: string; to: string };
+  | { method: 'createExclusive'; path: string; content: { text: string } | { base64: string } }
+  | { method: 'rename' | 'replace'; path: string; to: string };
 
 /** What crosses back: the value, or the port's error as data (classes do not cross the page boundary). */
 export type VaultReply = { ok: true; value: unknown } | { ok: false; code: string; message: string; data: Record<string, unknown> };
@@ -91,6 +92,19 @@ export class RemoteVaultPort implements VaultPort {
   rename(from: string, to: string): Promise<void> {
     return this.call({ method: 'rename', path: from, to });
   }
+  createExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+    const content = typeof data === 'string' ? { text: data } : { base64: toBase64(data) };
+    return this.call({ method: 'createExclusive', path, content });
+  }
+  replace(from: string, to: string): Promise<void> {
+    return this.call({ method: 'replace', path: from, to });
+  }
+  append(path: string, data: string): Promise<void> {
+    return this.call({ method: 'append', path, data });
+  }
+  readLink(path: string): Promise<string | null> {
+    return this.call({ method: 'readLink', path });
+  }
   onChange(): () => void {
     return () => undefined;
   }
@@ -128,5 +142,13 @@ async function run(port: VaultPort, call: VaultCall): Promise<unknown> {
       return port.remove(call.path);
     case 'rename':
       return port.rename(call.path, call.to);
+    case 'createExclusive':
+      return port.createExclusive(call.path, 'text' in call.content ? call.content.text : new Uint8Array(Buffer.from(call.content.base64, 'base64')));
+    case 'replace':
+      return port.replace(call.path, call.to);
+    case 'append':
+      return port.append(call.path, call.data);
+    case 'readLink':
+      return port.readLink(call.path);
   }
 }

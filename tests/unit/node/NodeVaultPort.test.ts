@@ -21,6 +21,20 @@ async function eventually(predicate: () => boolean, timeoutMs = 3000): Promise<v
 }
 
 describe('NodeVaultPort', () => {
+  describe('createExclusive', () => {
+    it('lets exactly one of two ports over one folder create a lock file (O_EXCL, not a lock in memory)', async () => {
+      const { dir, remove } = await makeTempDir();
+      const ports = [new NodeVaultPort(dir, { watch: false }), new NodeVaultPort(dir, { watch: false })] as const;
+      for (let round = 0; round < 50; round++) {
+        const path = `.git/refs/heads/b${round % 5}/r${round}.lock`;
+        const results = await Promise.all(ports.map((port, i) => port.createExclusive(path, `port ${i}`)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await ports[0].readText(path)).toBe(`port ${results.indexOf(true)}`);
+      }
+      await remove();
+    });
+  });
+
   describe('open', () => {
     it('fails with NotFound for a missing folder and WrongKind for a file', async () => {
       const { dir, remove } = await makeTempDir();

@@ -1,16 +1,49 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VaultChange } from '../../../src/core/ports';
 import { ObsidianVaultPort } from '../../../src/obsidian/ObsidianVaultPort';
 import { createTestApp, type App } from '../../helpers/obsidian/app';
+import { setTestPlatform } from '../../helpers/obsidian/platform';
 import { makeTempDir } from '../../helpers/tempVault';
 import { describeVaultPortContract } from '../../helpers/vaultPortContract';
 
-describeVaultPortContract('ObsidianVaultPort', async (dir) => {
+const nodeRequire = createRequire(import.meta.url);
+
+/** The desktop renderer's `window.require` (Electron), which loads Node's builtins. */
+function stubDesktopWindow(): void {
+  vi.stubGlobal('window', { require: (id: string) => nodeRequire(id) as unknown });
+}
+
+describeVaultPortContract('ObsidianVaultPort on desktop', async (dir) => {
+  stubDesktopWindow();
   const port = new ObsidianVaultPort(await createTestApp(dir));
-  return { port, dispose: async () => Promise.resolve() };
+  return {
+    port,
+    dispose: async () => {
+      vi.unstubAllGlobals();
+      return Promise.resolve();
+    },
+  };
 });
+
+// A phone has no Node `fs`: exclusive creation, replace and listings fall back to the adapter alone.
+describeVaultPortContract(
+  'ObsidianVaultPort on a phone',
+  async (dir) => {
+    setTestPlatform('phone');
+    const port = new ObsidianVaultPort(await createTestApp(dir));
+    return {
+      port,
+      dispose: async () => {
+        setTestPlatform('desktop');
+        return Promise.resolve();
+      },
+    };
+  },
+  { nodeFs: false },
+);
 
 describe('ObsidianVaultPort', () => {
   let dir: string;
@@ -159,6 +192,54 @@ describe('ObsidianVaultPort', () => {
       expect(app.vault.getFileByPath('img/pixel.bin')?.stat.size).toBe(4);
       await port.writeBinary('img/pixel.bin', backing.subarray(1, 3));
       expect(Array.from(await readFile(join(dir, 'img/pixel.bin')))).toEqual([7, 7]);
+    });
+  });
+
+  describe('when Node\'s fs cannot be loaded (mobile)', () => {
+    it('sees no links: listings put a link with the files or folders it points at, and readLink is null', async () => {
+      await symlink('top.md', join(dir, 'alias.md'));
+      expect(await port.readLink('alias.md')).toBeNull();
+      expect((await port.list('')).links).toEqual([]);
+    });
+
+    it('replaces by writing over the target in place, then removing the source', async () => {
+      const remove = vi.spyOn(app.vault.adapter, 'remove');
+      const rename = vi.spyOn(app.vault.adapter, 'rename');
+      await seed('.git/HEAD', 'old');
+      await seed('.git/HEAD.lock', 'new');
+      await port.replace('.git/HEAD.lock', '.git/HEAD');
+      expect(await onDisk('.git/HEAD')).toBe('new');
+      expect(remove.mock.calls).toEqual([['.git/HEAD.lock']]);
+      expect(rename).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('on desktop', () => {
+    beforeEach(() => {
+      stubDesktopWindow();
+      port = new ObsidianVaultPort(app);
+    });
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('replaces with one rename on disk, never removing the target', async () => {
+      const remove = vi.spyOn(app.vault.adapter, 'remove');
+      await seed('.git/HEAD', 'old');
+      await seed('.git/HEAD.lock', 'new');
+      await port.replace('.git/HEAD.lock', '.git/HEAD');
+      expect(await onDisk('.git/HEAD')).toBe('new');
+      expect(remove).not.toHaveBeenCalled();
+    });
+
+    it('creates missing parents of an exclusive file as the vault does, reporting each folder', async () => {
+      const events: VaultChange[] = [];
+      port.onChange((change) => events.push(change));
+      expect(await port.createExclusive('.git/refs/heads/main.lock', 'x')).toBe(true);
+      expect(events).toEqual([
+        { type: 'create', path: '.git', kind: 'folder' },
+        { type: 'create', path: '.git/refs', kind: 'folder' },
+        { type: 'create', path: '.git/refs/heads', kind: 'folder' },
+        { type: 'create', path: '.git/refs/heads/main.lock', kind: 'file' },
+      ]);
     });
   });
 

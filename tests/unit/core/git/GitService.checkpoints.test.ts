@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserEditsError } from '../../../../src/core/errors';
+import { RevertConflictError } from '../../../../src/core/errors';
 import { rejectionOf } from '../../../helpers/errors';
 import { gitCli } from '../../../helpers/gitCli';
 import { useGitVault } from '../../../helpers/gitVault';
@@ -71,18 +71,30 @@ describe.each(RUNTIMES)('GitService checkpoints and discards ($name)', (runtime)
     expect(await vault.disk('Notes/a.md')).toBe('a with the user edit\n');
   });
 
-  it('stops, restoring nothing, when the user edited a file the agent touched', async () => {
+  it('stops, restoring nothing, when the user edited the same lines the agent wrote', async () => {
     await vault.mem.writeFile('Notes/a.md', 'a v2\n');
     await vault.mem.writeFile('Notes/b.md', 'b v2\n');
     await vault.mem.saveCheckpoint();
     await vault.mem.writeFile('Notes/b.md', 'b v3\n');
     await vault.userWrite('Notes/a.md', 'a v2 plus the user edit\n');
-    const revert = await rejectionOf(() => vault.mem.revertToLastCheckpoint(), UserEditsError);
-    expect(revert.data).toMatchObject({ paths: ['Notes/a.md'] });
-    expect(revert.message).toContain('"Notes/a.md"');
-    const discard = await rejectionOf(() => vault.mem.discardChanges(), UserEditsError);
-    expect(discard.data).toMatchObject({ paths: ['Notes/a.md'] });
+    // Since the checkpoint the agent changed only b.md: the user's edit to a.md stays.
+    expect(await vault.mem.revertToLastCheckpoint()).toBe(true);
+    expect(await vault.disk('Notes/b.md')).toBe('b v2\n');
     expect(await vault.disk('Notes/a.md')).toBe('a v2 plus the user edit\n');
-    expect(await vault.disk('Notes/b.md')).toBe('b v3\n');
+    // Discarding would undo the agent's a.md, which the user edited on the same line.
+    const discard = await rejectionOf(() => vault.mem.discardChanges(), RevertConflictError);
+    expect(discard.data).toMatchObject({ paths: ['Notes/a.md'], operation: 'discardChanges' });
+    expect(discard.message).toContain('"Notes/a.md"');
+    expect(await vault.disk('Notes/a.md')).toBe('a v2 plus the user edit\n');
+    expect(await vault.disk('Notes/b.md')).toBe('b v2\n');
+  });
+
+  it("undoes the agent's change and keeps a user's edit to other lines", async () => {
+    await vault.userWrite('Notes/c.md', 'first\n\nmiddle\n\nlast\n');
+    await vault.git.verifyChangedFiles();
+    await vault.mem.replaceInFile('Notes/c.md', 'first', 'FIRST');
+    await vault.userWrite('Notes/c.md', 'FIRST\n\nmiddle\n\nlast, and the user\n');
+    expect(await vault.mem.discardChanges()).toBe(true);
+    expect(await vault.disk('Notes/c.md')).toBe('first\n\nmiddle\n\nlast, and the user\n');
   });
 });

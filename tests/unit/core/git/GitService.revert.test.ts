@@ -34,25 +34,69 @@ describe.each(RUNTIMES)('GitService revertCommit ($name)', (runtime) => {
     expect(await vault.disk('c.md')).toBe('c\n');
   });
 
-  it('refuses, changing nothing, when a later commit changed the same file', async () => {
+  it('refuses, changing nothing, when a later commit changed the same lines', async () => {
     await vault.mem.writeFile('a.md', 'a v2\n');
     const first = await vault.mem.commitChanges('First');
     await vault.mem.writeFile('a.md', 'a v3\n');
     await vault.mem.commitChanges('Second');
     const error = await rejectionOf(() => vault.mem.revertCommit(first), RevertConflictError);
-    expect(error.data).toMatchObject({ paths: ['a.md'] });
-    expect(error.message).toContain('later commits');
+    expect(error.data).toMatchObject({ paths: ['a.md'], hash: first });
+    expect(error.message).toContain('same places');
     expect(await vault.disk('a.md')).toBe('a v3\n');
     expect(gitCli(vault.dir, 'rev-list', '--count', 'HEAD').trim()).toBe('3');
   });
 
-  it('refuses when the file has uncommitted edits', async () => {
+  it('merges with later changes to other lines, keeping them', async () => {
+    await vault.mem.writeFile('a.md', 'one\ntwo\nthree\nfour\nfive\nsix\n');
+    await vault.mem.commitChanges('Lines');
+    await vault.mem.replaceInFile('a.md', 'one', 'ONE');
+    const first = await vault.mem.commitChanges('Shout one');
+    await vault.mem.replaceInFile('a.md', 'six', 'SIX');
+    await vault.mem.commitChanges('Shout six');
+    await vault.mem.revertCommit(first);
+    expect(await vault.disk('a.md')).toBe('one\ntwo\nthree\nfour\nfive\nSIX\n');
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
+    expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
+  });
+
+  it("commits the user's uncommitted edits first, as the user's, and merges the revert into them", async () => {
+    await vault.mem.writeFile('a.md', 'title\n\nbody\n\nend\n');
+    await vault.mem.commitChanges('Write a');
+    await vault.mem.replaceInFile('a.md', 'title', 'Title');
+    const hash = await vault.mem.commitChanges('Capitalise the title');
+    await vault.userWrite('a.md', 'Title\n\nbody\n\nend, with a user edit\n');
+    const revert = await vault.mem.revertCommit(hash);
+    expect(await vault.disk('a.md')).toBe('title\n\nbody\n\nend, with a user edit\n');
+    const saved = gitCli(vault.dir, 'log', '-1', '--format=%an|%B', `${revert}^`);
+    expect(saved).not.toContain('Recursa-Run');
+    expect(saved.startsWith('Your edits')).toBe(true);
+    expect(gitCli(vault.dir, 'show', `${revert}^:a.md`)).toBe('Title\n\nbody\n\nend, with a user edit\n');
+    expect(gitCli(vault.dir, 'diff', `${revert}^`, revert)).toContain('-Title\n+title');
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('refuses, writing nothing, when uncommitted edits overlap the change', async () => {
     await vault.mem.writeFile('a.md', 'a v2\n');
     const hash = await vault.mem.commitChanges('Edit a');
+    const before = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
     await vault.userWrite('a.md', 'a v2 and a user edit\n');
     const error = await rejectionOf(() => vault.mem.revertCommit(hash), RevertConflictError);
-    expect(error.message).toContain('uncommitted changes');
+    expect(error.data).toMatchObject({ paths: ['a.md'] });
     expect(await vault.disk('a.md')).toBe('a v2 and a user edit\n');
+    expect(gitCli(vault.dir, 'rev-parse', 'HEAD').trim()).toBe(before);
+  });
+
+  it('never deletes what the reverted commit did not create, nor a folder still holding files', async () => {
+    await vault.mem.writeFile('New/a.md', 'agent\n');
+    const hash = await vault.mem.commitChanges('Create New');
+    await vault.userWrite('New/mine.md', 'the user note\n');
+    await vault.mem.revertCommit(hash);
+    expect(await vault.mem.fileExists('New/a.md')).toBe(false);
+    expect(await vault.disk('New/mine.md')).toBe('the user note\n');
+    await vault.mem.writeFile('Other/b.md', 'agent\n');
+    const second = await vault.mem.commitChanges('Create Other');
+    await vault.mem.revertCommit(second);
+    expect(await vault.mem.fileExists('Other')).toBe(false);
   });
 
   it('reverts only agent commits', async () => {

@@ -1,55 +1,74 @@
-import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  agentCommitMessage,
-  parseCommit,
-  readAgentTrailer,
-  safeIdentity,
-  serializeCommit,
-  type CommitObject,
-} from '../../../../src/core/git/commitObjects';
-import { EMPTY_TREE_OID, hashObject } from '../../../../src/core/git/gitObjects';
-import { parseTree, serializeTree, type TreeEntry } from '../../../../src/core/git/treeObjects';
+import { agentCommitMessage, readAgentTrailer, safeIdentity, type CommitObject } from '../../../../src/core/git/commitObjects';
+import { EMPTY_TREE_OID, GitObjectStore, hashBlob } from '../../../../src/core/git/gitObjects';
+import type { TreeEntry } from '../../../../src/core/git/treeObjects';
+import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { gitCli } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
 
-const BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
-
-describe('git object formats', () => {
+describe('GitObjectStore (isomorphic-git through the vault port)', () => {
   const temp = useTempDir();
 
-  it('serializes trees in git order, with the ids git mktree gives', async () => {
+  const open = async (): Promise<GitObjectStore> => {
     gitCli(temp.dir, 'init', '-q');
-    const entries: TreeEntry[] = [
-      { mode: '100644', name: 'a.md', oid: BLOB },
-      { mode: '40000', name: 'a', oid: EMPTY_TREE_OID },
-      { mode: '100644', name: 'a-b', oid: BLOB },
-      { mode: '100755', name: 'Zeta', oid: BLOB },
-      { mode: '100644', name: 'é.md', oid: BLOB },
-    ];
-    const input = entries.map((e) => `${e.mode === '40000' ? '040000 tree' : `${e.mode} blob`} ${e.oid}\t${e.name}`).join('\n');
-    const cli = execFileSync('git', ['-C', temp.dir, 'mktree', '--missing'], { input: `${input}\n`, encoding: 'utf8' }).trim();
-    const content = serializeTree(entries);
-    expect(await hashObject('tree', content)).toBe(cli);
-    expect(parseTree(content).map((entry) => entry.name)).toEqual(['Zeta', 'a-b', 'a.md', 'a', 'é.md']);
+    return new GitObjectStore(await NodeVaultPort.open(temp.dir, { watch: false }));
+  };
+
+  it('writes blobs with the ids git hash-object gives, readable by git cat-file', async () => {
+    const store = await open();
+    const bytes = new TextEncoder().encode('# Café\n\nnaïve\n');
+    const oid = await store.writeBlob(bytes);
+    await writeFile(join(temp.dir, 'sample.md'), bytes);
+    expect(oid).toBe(gitCli(temp.dir, 'hash-object', 'sample.md').trim());
+    expect(await hashBlob(bytes)).toBe(oid);
+    expect(gitCli(temp.dir, 'cat-file', '-p', oid)).toBe('# Café\n\nnaïve\n');
+    expect(new TextDecoder().decode(await store.readBlob(oid))).toBe('# Café\n\nnaïve\n');
   });
 
-  it('serializes commits byte for byte as git does, time zones included', async () => {
-    gitCli(temp.dir, 'init', '-q');
+  it('writes trees in git order, with the ids git mktree gives', async () => {
+    const store = await open();
+    const blob = await store.writeBlob(new Uint8Array());
+    const link = await store.writeBlob(new TextEncoder().encode('../outside'));
+    const entries: TreeEntry[] = [
+      { mode: '100644', name: 'a.md', oid: blob },
+      { mode: '40000', name: 'a', oid: await store.writeTree([{ mode: '100644', name: 'x.md', oid: blob }]) },
+      { mode: '100644', name: 'a-b', oid: blob },
+      { mode: '100755', name: 'Zeta', oid: blob },
+      { mode: '120000', name: 'link', oid: link },
+      { mode: '100644', name: 'é.md', oid: blob },
+    ];
+    const oid = await store.writeTree(entries);
+    expect(gitCli(temp.dir, 'cat-file', '-t', oid).trim()).toBe('tree');
+    const listed = gitCli(temp.dir, 'ls-tree', oid).trim().split('\n').map((line) => line.split('\t')[1]);
+    expect(listed).toEqual(['Zeta', 'a-b', 'a.md', 'a', 'link', '"\\303\\251.md"']);
+    gitCli(temp.dir, 'fsck', '--full', '--no-dangling');
+    const read = (await store.readTree(oid)).map((entry) => `${entry.mode} ${entry.name}`).sort();
+    expect(read).toEqual(['100644 a-b', '100644 a.md', '100644 é.md', '100755 Zeta', '120000 link', '40000 a']);
+    expect(await store.writeTree([])).toBe(EMPTY_TREE_OID);
+  });
+
+  it('writes commits that git reads back, time zones and the run trailer included', async () => {
+    const store = await open();
     const commit: CommitObject = {
-      tree: EMPTY_TREE_OID,
+      tree: await store.writeTree([{ mode: '100644', name: 'a.md', oid: await store.writeBlob(new Uint8Array([0x61])) }]),
       parents: [],
       author: { name: 'Ada', email: 'ada@example.com', timestamp: 1_700_000_000, timezoneOffset: -330 },
       committer: { name: 'Recursa', email: 'recursa@localhost', timestamp: 1_700_000_060, timezoneOffset: 60 },
       message: agentCommitMessage('  Subject line\n\nBody.  ', 'run-42'),
     };
-    const content = serializeCommit(commit);
-    const oid = execFileSync('git', ['-C', temp.dir, 'hash-object', '-t', 'commit', '-w', '--stdin'], { input: content, encoding: 'utf8' }).trim();
-    expect(await hashObject('commit', content)).toBe(oid);
+    const oid = await store.writeCommit(commit);
     expect(gitCli(temp.dir, 'log', '-1', '--format=%an|%ad|%cn|%cd|%(trailers:key=Recursa-Run,valueonly)', '--date=iso', oid).trim()).toBe(
       'Ada|2023-11-14 16:43:20 -0530|Recursa|2023-11-14 23:14:20 +0100|run-42',
     );
-    expect(parseCommit(content)).toEqual(commit);
+    expect(await store.readCommit(oid)).toEqual(commit);
+    expect(await store.peelToCommit(oid)).toBe(oid);
+    gitCli(temp.dir, 'tag', '-a', '-m', 'v1', 'v1', oid);
+    expect(await store.peelToCommit(gitCli(temp.dir, 'rev-parse', 'v1').trim())).toBe(oid);
+    expect(await store.has(oid)).toBe(true);
+    expect(await store.has('0'.repeat(40))).toBe(false);
+    gitCli(temp.dir, 'fsck', '--full', '--no-dangling');
   });
 
   it('reads the run trailer back, and only as the last paragraph', () => {

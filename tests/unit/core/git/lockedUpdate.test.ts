@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBusyError } from '../../../../src/core/errors';
@@ -46,6 +46,55 @@ describe('git locks held by another program', () => {
   });
 });
 
+describe('locks left behind', () => {
+  const vault = useGitVault(nodeRuntime, { before: seed, options: { lockWait: { timeoutMs: 300, pollMs: 10, staleAfterMs: 60_000 } } });
+
+  it('removes a lock older than the stale age, says so, and commits', async () => {
+    const events: unknown[] = [];
+    vault.git.onEvent((event) => events.push(event));
+    await writeFile(join(vault.dir, '.git/index.lock'), 'left by a crashed git');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(join(vault.dir, '.git/index.lock'), old, old);
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    await vault.mem.commitChanges('Edit a');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'stale-lock-removed', lock: '.git/index.lock' }));
+    expect(existsSync(join(vault.dir, '.git/index.lock'))).toBe(false);
+    expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
+  });
+
+  it("finishes a stopped process's decided update and undoes an undecided one, touching only the locks its journal names", async () => {
+    const head = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
+    const next = gitCli(vault.dir, 'commit-tree', '-p', head, '-m', 'made by a process that then died', `${head}^{tree}`).trim();
+    await mkdir(join(vault.dir, '.git/recursa'), { recursive: true });
+    await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), `${next}\n`);
+    await writeFile(join(vault.dir, '.git/recursa/journal-dead1.log'), 'lock .git/refs/heads/main\ndecided\n');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(join(vault.dir, '.git/recursa/journal-dead1.log'), old, old);
+    await vault.mem.writeFile('a.md', 'a v3\n');
+    const hash = await vault.mem.commitChanges('After the recovery');
+    expect(gitCli(vault.dir, 'rev-parse', `${hash}^`).trim()).toBe(next);
+    expect(existsSync(join(vault.dir, '.git/recursa/journal-dead1.log'))).toBe(false);
+    // An undecided journal: its lock goes, the ref stays.
+    await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), '0123');
+    await writeFile(join(vault.dir, '.git/recursa/journal-dead2.log'), 'lock .git/refs/heads/main\nlock .git/refs/heads/other\ndeci');
+    await utimes(join(vault.dir, '.git/recursa/journal-dead2.log'), old, old);
+    await vault.mem.writeFile('a.md', 'a v4\n');
+    const after = await vault.mem.commitChanges('After the undo');
+    expect(gitCli(vault.dir, 'rev-parse', `${after}^`).trim()).toBe(hash);
+    expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
+    expect((await readdir(join(vault.dir, '.git/recursa'))).filter((name) => name.endsWith('.log'))).toEqual([]);
+  });
+
+  it('leaves a live journal and its lock alone, and reports GitBusy', async () => {
+    await mkdir(join(vault.dir, '.git/recursa'), { recursive: true });
+    await writeFile(join(vault.dir, '.git/index.lock'), 'recursa alive\n');
+    await writeFile(join(vault.dir, '.git/recursa/journal-alive.log'), 'lock .git/index\n');
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
+    expect(await readFile(join(vault.dir, '.git/index.lock'), 'utf8')).toBe('recursa alive\n');
+  });
+});
+
 describe('a crash in the middle of a commit', () => {
   const temp = useTempDir();
 
@@ -87,13 +136,15 @@ describe('a crash in the middle of a commit', () => {
 
       // Restart: opening the vault again recovers whatever the crash left.
       const reopened = await NodeVaultPort.open(dir, { watch: false });
-      const git = await GitService.open(reopened, new WriteSet(reopened), { configDir: '.obsidian' });
+      // The crashed process is gone at once here, so its leftovers count as abandoned at once.
+      const git = await GitService.open(reopened, new WriteSet(reopened), { configDir: '.obsidian', lockWait: { abandonedJournalMs: 0 } });
       git.close();
       reopened.close();
 
       expect(gitCli(dir, 'fsck', '--full', '--strict', '--no-dangling'), `step ${step}`).toBe('');
       expect(existsSync(join(dir, '.git/index.lock')), `step ${step}`).toBe(false);
       expect(existsSync(join(dir, '.git/refs/heads/main.lock')), `step ${step}`).toBe(false);
+      expect(existsSync(join(dir, '.git/recursa')) ? (await readdir(join(dir, '.git/recursa'))).filter((name) => name.endsWith('.log')) : [], `step ${step}`).toEqual([]);
       expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('a v2\n');
       expect(await readFile(join(dir, 'New/c.md'), 'utf8')).toBe('c\n');
       expect(existsSync(join(dir, 'b.md'))).toBe(false);

@@ -10,10 +10,23 @@ describe('WriteSet', () => {
   let port: NodeVaultPort;
   let set: WriteSet;
   const saved: Record<string, string> = {};
+  const written: Record<string, string | null> = {};
   const store: OriginalStore = {
-    save: async (path) => {
-      saved[path] = await readFile(join(temp.dir, path), 'utf8');
-      return `id-of-${path}`;
+    saveOriginals: async (paths) => {
+      const ids = new Map<string, string>();
+      for (const path of paths) {
+        saved[path] = await readFile(join(temp.dir, path), 'utf8');
+        ids.set(path, `id-of-${path}`);
+      }
+      return ids;
+    },
+    saveWritten: async (paths) => {
+      const ids = new Map<string, string | null>();
+      for (const path of paths) {
+        written[path] = await readFile(join(temp.dir, path), 'utf8').catch(() => null);
+        ids.set(path, written[path] === null ? null : `written-${written[path]}`);
+      }
+      return ids;
     },
   };
 
@@ -32,8 +45,8 @@ describe('WriteSet', () => {
         await port.write('new.md', 'created\n');
       });
       await set.track(['a.md'], () => port.write('a.md', 'changed again\n'));
-      expect(set.get('a.md')).toMatchObject({ existedBefore: true, original: 'id-of-a.md' });
-      expect(set.get('new.md')).toMatchObject({ existedBefore: false, original: null });
+      expect(set.get('a.md')).toMatchObject({ existedBefore: true, original: 'id-of-a.md', written: 'written-changed again\n' });
+      expect(set.get('new.md')).toMatchObject({ existedBefore: false, original: null, written: 'written-created\n' });
       expect(saved).toEqual({ 'a.md': 'original\n' });
     });
 

@@ -1,0 +1,34 @@
+import type { VaultPort } from '../ports';
+import type { Signature } from './commitObjects';
+
+const NO_COMMIT = '0'.repeat(40);
+
+/**
+ * Appends one line per ref to its reflog (`.git/logs/<ref>`) in git's format, so `git reflog`
+ * can list — and recover — every branch move Recursa made:
+ * `<old> <new> <name> <<email>> <seconds> <+hhmm>\t<message>`. Call it while holding the ref's lock.
+ */
+export async function appendReflog(
+  vault: VaultPort,
+  gitdir: string,
+  refs: readonly string[],
+  move: { from: string | null; to: string; who: Signature; message: string },
+): Promise<void> {
+  const line = `${move.from ?? NO_COMMIT} ${move.to} ${formatSignature(move.who)}\t${oneLine(move.message)}\n`;
+  for (const ref of refs) await vault.append(`${gitdir}/logs/${ref}`, line);
+}
+
+/** `commit: <subject>`, or `commit (initial): <subject>` for a first commit, as `git commit` logs it. */
+export function commitReflogMessage(message: string, initial: boolean): string {
+  return `commit${initial ? ' (initial)' : ''}: ${message.split('\n', 1)[0] ?? ''}`;
+}
+
+function formatSignature(who: Signature): string {
+  const offset = Math.abs(who.timezoneOffset);
+  const zone = `${who.timezoneOffset < 0 ? '-' : '+'}${String(Math.floor(offset / 60)).padStart(2, '0')}${String(offset % 60).padStart(2, '0')}`;
+  return `${who.name} <${who.email}> ${who.timestamp} ${zone}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ').trim();
+}

@@ -12,7 +12,7 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.mjs', 'scripts/*.mjs', 'tests/bench/*.mjs'],
+          allowDefaultProject: ['*.mjs', 'scripts/*.mjs', 'tests/bench/*.mjs', 'tests/helpers/*.mjs'],
           // Every loose .mjs (build config, scripts, benchmarks) is type-checked through the default project.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 32,
         },

@@ -252,6 +252,7 @@ export default class RecursaPlugin extends Plugin {
     }
     this.git = git;
     this.stopGitEvents = git?.onEvent((event) => this.onGitEvent(event)) ?? null;
+    for (const event of git?.startupEvents ?? []) this.onGitEvent(event);
     git?.whenSnapshotDone().catch((error: unknown) => this.reportGitError(error));
     const session: MemSession = { runId: 'plugin', activeNote: () => this.app.workspace.getActiveFile()?.path ?? null };
     this.port = port;
@@ -275,6 +276,10 @@ export default class RecursaPlugin extends Plugin {
     if (event.type === 'commit') {
       for (const listener of this.commitListeners) listener(event.paths);
       void this.refreshStatus();
+    } else if (event.type === 'stale-lock-removed') {
+      new Notice(`Recursa removed ${event.lock}: it was ${Math.round(event.ageMs / 60_000)} minutes old, left by a git program that stopped.`);
+    } else if (event.type === 'recovered') {
+      new Notice(`Recursa ${event.detail}.`);
     } else if (event.type === 'snapshot-progress') {
       this.statusBar?.setSnapshotProgress(event.progress);
     } else {

@@ -3,7 +3,6 @@ import {
   InvalidArgumentError,
   NothingToCommitError,
   RevertConflictError,
-  UserEditsError,
 } from '../errors';
 import type { OriginalStore, WriteSet } from '../mem/WriteSet';
 import type { VaultPort } from '../ports';
@@ -90,6 +89,8 @@ export class GitService implements OriginalStore {
   private checkpoint: Checkpoint | null = null;
   private readonly unsubscribe: () => void;
   private snapshot: Promise<string | null> = Promise.resolve(null);
+  /** What opening the repository found and fixed (leftovers of stopped processes), for the user to be told. */
+  readonly startupEvents: GitEvent[] = [];
 
   private constructor(
     readonly repo: GitRepository,
@@ -117,7 +118,10 @@ export class GitService implements OriginalStore {
     const state = await ensureRepository(vault, { configDir: options.configDir });
     const events: GitEvent[] = [];
     let service: GitService | null = null;
-    const tell = (event: GitEvent) => (service === null ? events.push(event) : service.emit(event));
+    const tell = (event: GitEvent): void => {
+      if (service === null) events.push(event);
+      else service.emit(event);
+    };
     const repo = new GitRepository(vault, {
       lockWait: options.lockWait,
       onStep: options.onStep,
@@ -127,7 +131,7 @@ export class GitService implements OriginalStore {
     const locks = [`${repo.gitdir}/index.lock`, `${repo.gitdir}/HEAD.lock`, ...(head === null ? [] : [`${head.refFile}.lock`])];
     for (const detail of await recoverAbandonedUpdates(vault, repo.gitdir, repo.lockOwner, options.lockWait, locks)) tell({ type: 'recovered', detail });
     service = new GitService(repo, writeSet, state, options);
-    for (const event of events) service.emit(event);
+    service.startupEvents.push(...events);
     writeSet.keepOriginals(service);
     if (state.created && options.snapshot !== false) service.startSnapshot(options.sliceMs);
     return service;
@@ -180,11 +184,12 @@ export class GitService implements OriginalStore {
       if (paths.length === 0) throw new NothingToCommitError();
       const { files, ignored } = await this.agentFiles(paths);
       const result = files.length === 0 ? null : await this.commit(files, agentCommitMessage(message, run), this.author, ignored);
-      for (const path of ignored) this.writeSet.delete(path);
       // Nothing differed from HEAD: the write-set stays, so a discard can still put back what the
-      // agent overwrote (a user's uncommitted edit it returned to the committed text, say).
+      // agent overwrote (a user's uncommitted edit it returned to the committed text, or an
+      // ignored file it deleted, say).
       if (result === null) throw new NothingToCommitError(ignored);
       for (const file of files) this.writeSet.delete(file.path);
+      for (const path of ignored) this.writeSet.delete(path);
       this.checkpoint = null;
       return result.hash;
     });

@@ -68,7 +68,7 @@ export class GitObjectStore {
 
   /** Stores a tree of `entries` (in any order: isomorphic-git sorts them as git does). */
   writeTree(entries: readonly TreeEntry[]): Promise<string> {
-    if (entries.length === 0) return Promise.resolve(EMPTY_TREE_OID);
+    // An empty tree is written too: a commit may name it, and git needs the object then.
     const tree = entries.map((entry) => ({
       mode: entry.mode,
       path: entry.name,

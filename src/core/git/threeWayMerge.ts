@@ -77,6 +77,12 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
 
 /** Lines with their endings (`\n`, `\r\n`); the last one may have none. */
 function splitLines(text: string): string[] {
-  const lines = text.split(/(?<=\n)/);
-  return lines[lines.length - 1] === '' ? lines.slice(0, -1) : lines;
+  const lines: string[] = [];
+  let start = 0;
+  for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, end + 1));
+    start = end + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
 }

@@ -8,12 +8,15 @@ const MAX_MESSAGE_LENGTH = 4000;
 /**
  * Commits the agent's work: exactly the files written, renamed or deleted through `mem` since
  * the last commit, nothing else — the user's own unsaved or uncommitted edits to other files stay
- * out. The commit is marked as the agent's and names the run, so the user can find and undo it.
+ * out, and so do files the vault's `.gitignore` excludes. If the user had uncommitted edits in a
+ * note before the agent first changed it, those were already committed, as the user's, at that
+ * moment. The commit is marked as the agent's and names the run, so the user can find and undo it.
  * Write a concise message that says what changed and why. Call it once at the end of a task.
  *
  * @param message The commit message: a short summary line, optionally a blank line and details.
  * @returns The new commit's hash (40 hex characters).
- * @throws NothingToCommit if no file changed since the last commit (no empty commit is made);
+ * @throws NothingToCommit if no file changed since the last commit (no empty commit is made;
+ *   `data.ignored` lists changed files the ignore rules keep out);
  *   GitBusy if another git program holds the repository's lock; InvalidArgument for an empty or
  *   overlong message; GitUnavailable if the vault has no history.
  * @example

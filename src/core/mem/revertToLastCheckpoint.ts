@@ -4,12 +4,13 @@ import { requireGit } from './requireGit';
 /**
  * Puts the files the agent touched back as they were at the last `mem.saveCheckpoint()`: files it
  * changed since then get their checkpoint content back, files it created since then are removed.
- * Never overwrites someone else's edits: if the user changed one of those files after the agent
- * did, nothing is restored and the error names the files.
+ * Never overwrites someone else's edits: a user's edit to one of those files is kept (merged line
+ * by line); if it touches the same lines the agent changed, nothing is restored and the error names
+ * the files.
  *
  * @returns `true` once restored; `false` if no checkpoint was saved since the last commit.
- * @throws UserEdits if the user changed a file the agent touched; GitUnavailable if the vault has
- *   no history.
+ * @throws RevertConflict if the user changed the same lines of a file the agent touched (`data.paths`);
+ *   GitUnavailable if the vault has no history.
  * @example
  * await mem.saveCheckpoint();
  * // ... risky edits ...

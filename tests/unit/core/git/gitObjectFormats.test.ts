@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,8 @@ describe('GitObjectStore (isomorphic-git through the vault port)', () => {
     const read = (await store.readTree(oid)).map((entry) => `${entry.mode} ${entry.name}`).sort();
     expect(read).toEqual(['100644 a-b', '100644 a.md', '100644 é.md', '100755 Zeta', '120000 link', '40000 a']);
     expect(await store.writeTree([])).toBe(EMPTY_TREE_OID);
+    // Stored for real (git and isomorphic-git both answer for it from memory, but fsck wants it on disk).
+    expect(existsSync(join(temp.dir, '.git/objects', EMPTY_TREE_OID.slice(0, 2), EMPTY_TREE_OID.slice(2)))).toBe(true);
   });
 
   it('writes commits that git reads back, time zones and the run trailer included', async () => {

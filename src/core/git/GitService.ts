@@ -9,7 +9,7 @@ import type { VaultPort } from '../ports';
 import { KeyedMutex } from '../util/KeyedMutex';
 import git from 'isomorphic-git';
 import { agentCommitMessage, readAgentTrailer, safeIdentity, signatureNow, type GitIdentity } from './commitObjects';
-import { commitStaged, stageFile, type CommitResult, type StagedFile } from './commitFiles';
+import { commitStaged, stageFile, stageFiles, type CommitResult, type StagedFile } from './commitFiles';
 import { diffFiles } from './diffFiles';
 import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
 import { GIT_ROOT } from './gitFs';
@@ -163,7 +163,7 @@ export class GitService implements OriginalStore {
    * holds only the agent's change and reverting it gives the user's version back.
    */
   async saveOriginals(paths: readonly string[]): Promise<ReadonlyMap<string, string>> {
-    const staged = await this.stage(paths);
+    const staged = await stageFiles(this.repo, paths);
     const originals = new Map<string, string>();
     for (const file of staged) if (file.oid !== null) originals.set(file.path, file.oid);
     if (staged.length > 0 && (await this.snapshotFinished())) await this.serial(() => this.commitUserEdits(staged));
@@ -173,7 +173,7 @@ export class GitService implements OriginalStore {
   /** `OriginalStore`: keeps what the agent left at `paths`, which is what its commit records. */
   async saveWritten(paths: readonly string[]): Promise<ReadonlyMap<string, string | null>> {
     const written = new Map<string, string | null>();
-    for (const file of await this.stage(paths)) written.set(file.path, file.oid);
+    for (const file of await stageFiles(this.repo, paths)) written.set(file.path, file.oid);
     return written;
   }
 
@@ -272,7 +272,7 @@ export class GitService implements OriginalStore {
       const paths = await diffTrees(this.repo, parentTree, commit.tree);
       const pending = paths.filter((path) => this.writeSet.has(path));
       if (pending.length > 0) throw new RevertConflictError(hash, pending, 'have uncommitted changes by the agent (commit or discard them first)');
-      const current = await this.stage(paths);
+      const current = await stageFiles(this.repo, paths);
       const now = new Map(current.map((file) => [file.path, file.oid]));
       const plan = await this.plan(paths, async (path) => ({
         base: (await this.repo.trees.lookup(commit.tree, path))?.oid ?? null,
@@ -284,7 +284,7 @@ export class GitService implements OriginalStore {
       await this.commitUserEdits(current);
       await this.apply(plan.writes);
       const subject = message.split('\n', 1)[0] ?? '';
-      const files = await this.stage(plan.writes.map((write) => write.path));
+      const files = await stageFiles(this.repo, plan.writes.map((write) => write.path));
       const result = await this.commit(files, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run), this.author);
       if (result === null) throw new NothingToCommitError();
       return result.hash;
@@ -308,7 +308,8 @@ export class GitService implements OriginalStore {
         writes.push({ path, content: target === null ? null : await this.repo.store.readBlob(target) });
         continue;
       }
-      const merged = base === null || target === null || current === null ? null : await this.mergeBlobs(base, current, target);
+      const known = base !== null && base !== UNKNOWN_BASE && target !== null && current !== null;
+      const merged = known ? await this.mergeBlobs(base, current, target) : null;
       if (merged === null) conflicts.push(path);
       else writes.push({ path, content: merged });
     }
@@ -390,12 +391,6 @@ export class GitService implements OriginalStore {
     return safeIdentity({ name, email: typeof email === 'string' ? email : this.userIdentity.email });
   }
 
-  private async stage(paths: readonly string[]): Promise<StagedFile[]> {
-    const staged: StagedFile[] = [];
-    for (const path of paths) staged.push(await stageFile(this.repo, path));
-    return staged;
-  }
-
   private async snapshotFinished(): Promise<boolean> {
     try {
       await this.snapshot;
@@ -457,7 +452,7 @@ export class GitService implements OriginalStore {
     if (unknown.length > 0) {
       throw new GitUnavailableError(`${operation} cannot restore ${unknown.map((path) => `"${path}"`).join(', ')}: their content from before the agent changed them was not kept (they were changed before history was opened). Nothing was restored.`);
     }
-    const current = new Map((await this.stage(paths)).map((file) => [file.path, file.oid]));
+    const current = new Map((await stageFiles(this.repo, paths)).map((file) => [file.path, file.oid]));
     const edited = new Set(await this.writeSet.changedByOthers(paths));
     const plan = await this.plan(paths, async (path) => {
       const written = this.writeSet.get(path)?.written;

@@ -13,10 +13,3 @@ export function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) out += HEX[byte];
   return out;
 }
-
-/** 40 hex digits → 20 bytes. The caller has checked the format. */
-export function fromHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}

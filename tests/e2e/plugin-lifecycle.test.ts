@@ -97,7 +97,9 @@ describe('the plugin shell in a browser', () => {
     }
     await page.waitForTimeout(200);
     const after = await counts(page);
-    expect(after).toEqual(before);
+    // A notice left on screen would count as leaked nodes: name it, so a failure says which.
+    const notices = await page.locator('.notice-message').allTextContents();
+    expect({ ...after, notices }).toEqual({ ...before, notices: [] });
     expect(await page.locator('[data-type="recursa-chat"]').count()).toBe(0);
     expect(await page.locator('.side-dock-ribbon-action').count()).toBe(0);
     expect(harness.pageErrors).toEqual([]);

@@ -1,4 +1,5 @@
 import git from 'isomorphic-git';
+import { isRecursaError } from '../errors';
 import type { VaultPort } from '../ports';
 import { createGitFs, GIT_ROOT } from './gitFs';
 import { mergeIgnore, recursaIgnoreLines } from './gitignore';
@@ -44,7 +45,7 @@ export async function ensureRepository(vault: VaultPort, options: EnsureReposito
     const branch = await git.currentBranch({ fs, dir: GIT_ROOT, fullname: false }).catch(() => undefined);
     return { created: false, branch: branch ?? null };
   }
-  await vault.write(SNAPSHOT_PENDING, 'The first snapshot of this vault is not committed yet.\n');
+  if (!(await vault.exists(SNAPSHOT_PENDING))) await vault.write(SNAPSHOT_PENDING, 'The first snapshot of this vault is not committed yet.\n');
   // `init` leaves an existing config alone: after a cut-short start, only what is missing is made.
   await git.init({ fs, dir: GIT_ROOT, defaultBranch });
   if (!(await vault.exists('.git/HEAD'))) await vault.write('.git/HEAD', `ref: refs/heads/${defaultBranch}\n`);
@@ -57,5 +58,8 @@ export async function ensureRepository(vault: VaultPort, options: EnsureReposito
 
 /** The first snapshot is committed: the repository is an ordinary one from now on. */
 export async function markSnapshotDone(vault: VaultPort): Promise<void> {
-  if (await vault.exists(SNAPSHOT_PENDING)) await vault.remove(SNAPSHOT_PENDING);
+  // Another instance on the same vault (a reload of the plugin) may remove it at the same moment.
+  await vault.remove(SNAPSHOT_PENDING).catch((error: unknown) => {
+    if (!(isRecursaError(error) && error.code === 'NotFound')) throw error;
+  });
 }

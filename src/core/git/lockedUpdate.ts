@@ -17,7 +17,7 @@
  * journal explains (a crashed `git`, or a process killed between creating a lock and noting it)
  * is removed only once it is older than `staleAfterMs`, and the owner is told.
  */
-import { GitBusyError } from '../errors';
+import { GitBusyError, isRecursaError } from '../errors';
 import type { VaultPort } from '../ports';
 import { sleep } from '../util/sleep';
 
@@ -278,8 +278,11 @@ function journalText(journal: Journal): string {
   return `${journal.locks.map((target) => `lock ${target}\n`).join('')}${journal.decided ? 'decided\n' : ''}`;
 }
 
+/** Removes the file if it is there; someone removing it first is fine. */
 async function removeIfPresent(vault: VaultPort, path: string): Promise<void> {
-  if (await vault.exists(path)) await vault.remove(path);
+  await vault.remove(path).catch((error: unknown) => {
+    if (!(isRecursaError(error) && error.code === 'NotFound')) throw error;
+  });
 }
 
 function journalPath(gitdir: string, owner: string): string {

@@ -309,6 +309,8 @@ export default class RecursaPlugin extends Plugin {
       skipFolder: (folder) => hidden.has(folder),
       cacheFile: `${this.pluginDir()}/graph-index.json`,
       onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
+      // Pauses while git works, so the agent's commits and the first snapshot are not slowed by it.
+      giveWay: () => this.git?.whenIdle() ?? Promise.resolve(),
     });
     this.graph = graph;
     this.startMem(port, options, writeSet, session, graph);

@@ -65,7 +65,10 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
   }
   const session: MemSession = { runId: 'headless' };
   const hidden = new Set(['.git', '.trash', resolved.configDir]);
-  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder) });
+  // The index is built in the background and pauses while git works, so commits (and the first
+  // snapshot) run at full speed meanwhile.
+  const giveWay = (): Promise<void> => git?.whenIdle() ?? Promise.resolve();
+  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), giveWay });
   void graph?.build().catch(() => undefined);
   const { mem, context } = createMem(port, resolved, { writeSet, git, graph, session, vaultRegistry: vaultRegistry ?? null });
   // The registry is a convenience for recall across vaults; failing to update it must not stop the vault opening.

@@ -15,7 +15,6 @@ export { NothingToCommitError } from './NothingToCommitError';
 export { PathRefusedError, type PathRule } from './PathRefusedError';
 export { ProviderError, type ProviderErrorKind, type ProviderErrorDetails } from './ProviderError';
 export { RevertConflictError } from './RevertConflictError';
-export { UserEditsError } from './UserEditsError';
 export { WriteNotVerifiedError } from './WriteNotVerifiedError';
 export { WrongKindError } from './WrongKindError';
 export { fromPlatformError, isMissingPathError, platformErrorCode } from './fromPlatformError';

@@ -81,6 +81,9 @@ type Checkpoint = ReadonlyMap<string, string | null>;
  */
 export class GitService implements OriginalStore {
   private readonly queue = new KeyedMutex();
+  /** Operations running or queued, and who waits for none to be left. */
+  private pending = 0;
+  private readonly idleWaiters: (() => void)[] = [];
   private readonly listeners = new Set<(event: GitEvent) => void>();
   private readonly status: WorktreeStatus;
   private readonly author: GitIdentity;
@@ -468,7 +471,20 @@ export class GitService implements OriginalStore {
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.run('git', task);
+    this.pending++;
+    const result = this.queue.run('git', task);
+    const settle = (): void => {
+      if (--this.pending > 0) return;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    };
+    result.then(settle, settle);
+    return result;
+  }
+
+  /** Resolves once no git operation runs or waits (background work gives way to commits with it). */
+  whenIdle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private emit(event: GitEvent): void {

@@ -46,8 +46,8 @@ export async function stageFiles(repo: GitRepository, paths: Iterable<string>): 
  * One path as it is in the vault now: a file's blob stored, a symbolic link stored as git stores
  * one (its text, mode `120000` — the target is never read), or its absence (`oid: null`).
  */
-export async function stageFile(repo: GitRepository, path: string): Promise<StagedFile> {
-  const link = await repo.vault.readLink(path);
+export async function stageFile(repo: GitRepository, path: string, known?: 'file' | 'link'): Promise<StagedFile> {
+  const link = known === 'file' ? null : await repo.vault.readLink(path);
   if (link !== null) return { path, oid: await repo.store.writeBlob(new TextEncoder().encode(link)), mode: SYMLINK_MODE, stat: null };
   const stat = await repo.vault.stat(path);
   if (stat?.kind !== 'file') return { path, oid: null, stat: null };

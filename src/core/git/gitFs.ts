@@ -60,6 +60,9 @@ const FILE_MODE = 0o100644;
 const FOLDER_MODE = 0o40000;
 
 export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
+  // isomorphic-git stats the git folder on every command to tell a folder from a `gitdir:` file;
+  // once it is known to be a folder it stays one for as long as the repository is open.
+  let gitdirFolder: GitStat | null = null;
   const promises: GitFsPromises = {
     async readFile(path, options) {
       // isomorphic-git reads objects constantly: one port call, its NotFound/WrongKind mapped below.
@@ -99,10 +102,12 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
       await vault.remove(vaultPath).catch(rethrowAsFsError(path));
     },
     async stat(path) {
-      const info = await vault.stat(toVaultPath(path));
+      const vaultPath = toVaultPath(path);
+      if (vaultPath === '.git' && gitdirFolder !== null) return gitdirFolder;
+      const info = await vault.stat(vaultPath);
       if (info === null) throw fsError('ENOENT', path);
       const isFile = info.kind === 'file';
-      return {
+      const stat: GitStat = {
         type: isFile ? 'file' : 'dir',
         mode: isFile ? FILE_MODE : FOLDER_MODE,
         size: info.size,
@@ -116,6 +121,8 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
         isDirectory: () => !isFile,
         isSymbolicLink: () => false,
       };
+      if (vaultPath === '.git' && !isFile) gitdirFolder = stat;
+      return stat;
     },
     async lstat(path) {
       return promises.stat(path);
@@ -132,6 +139,9 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
 
 /** `/notes/a.md` → `notes/a.md`; `/` → `` (the vault root). */
 export function toVaultPath(path: string): string {
+  // The usual shape, `/a/b`, in one step.
+  const dotSegment = path.charCodeAt(1) === 46 && (path.length === 2 || path.charCodeAt(2) === 47);
+  if (path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && !dotSegment && path.charCodeAt(path.length - 1) !== 47) return path.slice(1);
   let start = 0;
   while (path[start] === '/') start++;
   let end = path.length;
@@ -147,7 +157,15 @@ async function requireKind(vault: VaultPort, path: string, kind: 'file' | 'folde
 }
 
 function fsError(code: string, path: string): Error {
-  return Object.assign(new Error(`${code}: ${path}`), { code, path });
+  // isomorphic-git asks about missing files all the time (does this object exist yet?) and only
+  // reads `code`: a stack trace per answer would cost more than the question.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error(`${code}: ${path}`), { code, path });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function rethrowAsFsError(path: string): (error: unknown) => never {

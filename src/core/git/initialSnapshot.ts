@@ -6,7 +6,7 @@ import { commitStaged, stageFile, type CommitResult, type StagedFile } from './c
 import { IgnoreRules } from './ignoreRules';
 import type { GitRepository } from './repository';
 
-const PARALLEL_FILES = 16;
+const PARALLEL_FILES = 64;
 
 export interface SnapshotProgress {
   /** Files stored so far. */
@@ -37,13 +37,14 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   const all = await walkEntries(repo.vault, '', (folder) => folder !== repo.gitdir);
   const ignore = await IgnoreRules.load(repo.vault, all.files.filter((path) => path === '.gitignore' || path.endsWith('/.gitignore')), repo.gitdir);
   const files = [...all.files, ...all.links].filter((path) => !ignore.isIgnored(path));
+  const links = new Set(all.links);
   options.onProgress({ done: 0, total: files.length });
   const staged: (StagedFile | null)[] = [];
   // Several files at a time: each costs a handful of sequential file-system calls, and waiting on
   // them one by one leaves the disk (and, on Node, the thread pool) idle most of the time.
   for (let at = 0; at < files.length; at += PARALLEL_FILES) {
     const batch = files.slice(at, at + PARALLEL_FILES);
-    staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet)))));
+    staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file')))));
     await repo.reached('snapshot-batch');
     if (await slicer.maybeYield()) options.onProgress({ done: staged.length, total: files.length });
   }
@@ -52,11 +53,11 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   return commitStaged(repo, staged.filter((file) => file !== null), options.message, options.signature);
 }
 
-async function stageForSnapshot(repo: GitRepository, path: string, writeSet: WriteSet): Promise<StagedFile | null> {
+async function stageForSnapshot(repo: GitRepository, path: string, writeSet: WriteSet, kind: 'file' | 'link'): Promise<StagedFile | null> {
   const touched = writeSet.get(path);
   if (touched !== undefined) {
     return touched.existedBefore && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
   }
-  const staged = await stageFile(repo, path);
+  const staged = await stageFile(repo, path, kind);
   return staged.oid === null ? null : staged;
 }

@@ -122,9 +122,15 @@ export class GraphIndex {
       sliceMs?: number;
       /** Where `save` keeps the index (the plugin's folder), so a restart does not re-index an unchanged vault. */
       cacheFile?: string;
+      /** Resolves when foreground work is done (the git queue): builds and loads pause between slices until then. */
+      giveWay?: () => Promise<void>;
     } = {},
   ) {
     this.unsubscribe = vault.onChange((change) => this.noteChange(change));
+  }
+
+  private newSlicer(): Slicer {
+    return new Slicer(this.options.sliceMs, this.options.giveWay);
   }
 
   close(): void {
@@ -238,7 +244,7 @@ export class GraphIndex {
     await this.current();
     const changes = this.changes;
     if (changes === this.savedChanges && (await this.vault.exists(file))) return true;
-    const slicer = new Slicer(this.options.sliceMs);
+    const slicer = this.newSlicer();
     // Notes and full text as they are at this moment: edits made while this runs change neither
     // list, and a note saved as it was is re-read on the next start, its mtime having changed.
     const notes = [...this.notes.values()];
@@ -307,7 +313,9 @@ export class GraphIndex {
   }
 
   private async buildNow(): Promise<void> {
-    const slicer = new Slicer(this.options.sliceMs);
+    const slicer = this.newSlicer();
+    // Foreground work first (a vault's first snapshot, say): the build starts once it is done.
+    await this.options.giveWay?.();
     // Changes so far are in what the build reads; only later ones need reading again.
     this.dirty.clear();
     this.links.beginBulk();
@@ -345,7 +353,7 @@ export class GraphIndex {
     else if (this.changes === changesBeforeLoad && this.dirty.size === 0) this.savedChanges = this.changes;
     // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
     this.strings = new StringPool();
-    this.namesIndexed = this.links.indexNames(new Slicer(this.options.sliceMs));
+    this.namesIndexed = this.links.indexNames(this.newSlicer());
     this.options.onProgress?.({ done: notes.length, total: notes.length });
   }
 
@@ -431,7 +439,7 @@ export class GraphIndex {
     const paths = [...this.dirty];
     const queued = new Set(paths);
     this.dirty.clear();
-    const slicer = new Slicer(this.options.sliceMs);
+    const slicer = this.newSlicer();
     for (let at = 0; at < paths.length; ) {
       const batch = paths.slice(at, at + PARALLEL_CHECKS);
       at += batch.length;

@@ -10,11 +10,19 @@ export class Slicer {
   /** Number of times work was paused; for progress reports and tests. */
   yields = 0;
 
-  constructor(private readonly budgetMs = 30) {}
+  /**
+   * @param giveWay resolves when more urgent work (a commit the user waits for) is done: the pause
+   *   between slices lasts until then, so background work never slows the foreground.
+   */
+  constructor(
+    private readonly budgetMs = 30,
+    private readonly giveWay?: () => Promise<void>,
+  ) {}
 
   async maybeYield(): Promise<boolean> {
     if (Date.now() - this.sliceStart < this.budgetMs) return false;
     await sleep(0);
+    await this.giveWay?.();
     this.yields++;
     this.sliceStart = Date.now();
     return true;

@@ -88,3 +88,17 @@ describe.each(RUNTIMES)('GitService commits ($name)', (runtime) => {
     });
   });
 });
+
+describe('GitService.whenIdle', () => {
+  const vault = useGitVault(RUNTIMES[0] as (typeof RUNTIMES)[number], { before: seedNotes });
+
+  it('resolves at once with nothing to do, and only after a commit under way is done', async () => {
+    await vault.git.whenIdle();
+    await vault.mem.writeFile('Idle.md', 'x\n');
+    let committed = false;
+    const commit = vault.git.commitAgentChanges('While idle is awaited', 'run-idle').then(() => (committed = true));
+    await vault.git.whenIdle();
+    expect(committed).toBe(true);
+    await commit;
+  });
+});

@@ -20,7 +20,7 @@ import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot'
 import { recoverAbandonedUpdates, type LockWait } from './lockedUpdate';
 import { GitRepository, type GitStep } from './repository';
 import { resolveRevision } from './revisions';
-import { mergeLines } from './threeWayMerge';
+import { applyRestore, planRestore, UNKNOWN_BASE } from './restorePlan';
 import { diffTrees, WorktreeStatus } from './worktreeStatus';
 
 export const DEFAULT_AUTHOR: GitIdentity = { name: 'Recursa', email: 'recursa@localhost' };
@@ -61,15 +61,6 @@ export type GitEvent =
   | { type: 'recovered'; detail: string };
 
 export const SNAPSHOT_MESSAGE = 'Snapshot of the vault when Recursa started keeping its history';
-
-/** A planned write: the new bytes of a file, or null to remove it. */
-interface PlannedWrite {
-  path: string;
-  content: Uint8Array | null;
-}
-
-/** Stands for an unknown earlier content: never equal to a blob id, and never merged. */
-const UNKNOWN_BASE = 'unknown';
 
 /** A saved state of the files the agent touched: blob id, or null for "no file here". */
 type Checkpoint = ReadonlyMap<string, string | null>;
@@ -277,7 +268,7 @@ export class GitService implements OriginalStore {
       if (pending.length > 0) throw new RevertConflictError(hash, pending, 'have uncommitted changes by the agent (commit or discard them first)');
       const current = await stageFiles(this.repo, paths);
       const now = new Map(current.map((file) => [file.path, file.oid]));
-      const plan = await this.plan(paths, async (path) => ({
+      const plan = await planRestore(this.repo, paths, async (path) => ({
         base: (await this.repo.trees.lookup(commit.tree, path))?.oid ?? null,
         target: (await this.repo.trees.lookup(parentTree, path))?.oid ?? null,
         current: now.get(path) ?? null,
@@ -285,62 +276,13 @@ export class GitService implements OriginalStore {
       if (plan.conflicts.length > 0) throw new RevertConflictError(hash, plan.conflicts, 'were changed since, in the same places');
       // The revert commit must hold only the revert: the user's edits to these files go first, as theirs.
       await this.commitUserEdits(current);
-      await this.apply(plan.writes);
+      await applyRestore(this.repo, plan.writes);
       const subject = message.split('\n', 1)[0] ?? '';
       const files = await stageFiles(this.repo, plan.writes.map((write) => write.path));
       const result = await this.commit(files, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run), this.author);
       if (result === null) throw new NothingToCommitError();
       return result.hash;
     });
-  }
-
-  /**
-   * What `target(path)` means for each path given what it was (`base`) and what it is now
-   * (`current`): the change base → target merged into current, line by line where needed.
-   */
-  private async plan(
-    paths: readonly string[],
-    sides: (path: string) => Promise<{ base: string | null; target: string | null; current: string | null }>,
-  ): Promise<{ writes: PlannedWrite[]; conflicts: string[] }> {
-    const writes: PlannedWrite[] = [];
-    const conflicts: string[] = [];
-    for (const path of paths) {
-      const { base, target, current } = await sides(path);
-      if (current === target) continue;
-      if (current === base) {
-        writes.push({ path, content: target === null ? null : await this.repo.store.readBlob(target) });
-        continue;
-      }
-      const known = base !== null && base !== UNKNOWN_BASE && target !== null && current !== null;
-      const merged = known ? await this.mergeBlobs(base, current, target) : null;
-      if (merged === null) conflicts.push(path);
-      else writes.push({ path, content: merged });
-    }
-    return { writes, conflicts: conflicts.sort() };
-  }
-
-  private async mergeBlobs(base: string, current: string, target: string): Promise<Uint8Array | null> {
-    const texts = await Promise.all([base, current, target].map(async (oid) => decodeText(await this.repo.store.readBlob(oid))));
-    if (texts.some((text) => text === null)) return null;
-    const merged = mergeLines(texts[0] as string, texts[1] as string, texts[2] as string);
-    return merged === null ? null : new TextEncoder().encode(merged);
-  }
-
-  /** Writes the planned contents; a removal removes the file only, and then any folders it leaves empty. */
-  private async apply(writes: readonly PlannedWrite[]): Promise<void> {
-    const vault = this.repo.vault;
-    for (const { path, content } of writes) {
-      if (content !== null) {
-        await vault.writeBinary(path, content);
-        continue;
-      }
-      if ((await vault.stat(path))?.kind === 'file') await vault.remove(path);
-      for (let folder = parentOf(path); folder !== ''; folder = parentOf(folder)) {
-        const listing = await vault.list(folder).catch(() => null);
-        if (listing === null || listing.files.length + listing.folders.length + listing.links.length > 0) break;
-        await vault.remove(folder);
-      }
-    }
   }
 
   /** The files of the agent's write-set as its commit records them, and those ignore rules keep out. */
@@ -457,7 +399,7 @@ export class GitService implements OriginalStore {
     }
     const current = new Map((await stageFiles(this.repo, paths)).map((file) => [file.path, file.oid]));
     const edited = new Set(await this.writeSet.changedByOthers(paths));
-    const plan = await this.plan(paths, async (path) => {
+    const plan = await planRestore(this.repo, paths, async (path) => {
       const written = this.writeSet.get(path)?.written;
       const now = current.get(path) ?? null;
       // Without the agent's blob, only a file nobody touched since can be put back.
@@ -465,7 +407,7 @@ export class GitService implements OriginalStore {
       return { base, target: target(path), current: now };
     });
     if (plan.conflicts.length > 0) throw new RevertConflictError(operation, plan.conflicts, 'were changed since the agent wrote them, in the same places');
-    await this.apply(plan.writes);
+    await applyRestore(this.repo, plan.writes);
     await this.writeSet.refresh(paths);
     for (const path of paths) this.writeSet.setWritten(path, target(path));
   }
@@ -495,23 +437,6 @@ export class GitService implements OriginalStore {
         // A broken listener must not break git work.
       }
     }
-  }
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The text of a blob, or null for binary content (a NUL byte, or not UTF-8). */
-function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return null;
   }
 }
 

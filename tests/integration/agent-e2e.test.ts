@@ -79,6 +79,20 @@ describe('the agent, end to end: scripted model server, sandbox, vault and git',
     expect(gitCli(temp.dir, 'log', '-1', '--format=%s').trim()).toBe('Create the inbox');
   });
 
+  it("tells the model which of its files the vault's .gitignore kept out of its commit", async () => {
+    await writeFile(join(temp.dir, '.gitignore'), 'scratch/\n');
+    server.script([
+      { text: `<think>Writing a note and a scratch file.</think>\n<typescript>\nawait mem.writeFile('Plan.md', '# Plan\\n');\nawait mem.writeFile('scratch/tmp.md', 'draft\\n');\nreturn await mem.commitChanges('Add the plan');\n</typescript>` },
+      { text: `<think>Done.</think>\n<reply>Saved the plan; the scratch file stays out of history.</reply>` },
+    ]);
+    const { outcome } = await run('Plan something');
+    expect(outcome.state).toBe('completed');
+    const feedback = JSON.stringify(server.requests[1]?.body);
+    expect(feedback).toContain('left out \\"scratch/tmp.md\\"');
+    expect(feedback).toContain('.gitignore excludes it');
+    expect(gitCli(temp.dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('Plan.md');
+  });
+
   it('shows a reply only when the code in the same turn succeeded', async () => {
     server.script([
       { text: `<think>Doing it all at once.</think>\n<typescript>\nthrow new Error('not yet');\n</typescript>\n<reply>All done!</reply>` },

@@ -114,10 +114,15 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
   let reply: string | null = null;
   let state: AgentOutcome['state'] = 'completed';
   let error: string | null = null;
+  /** What the model should hear about its commits besides their hashes (paths the ignore rules kept out). */
+  const commitNotes: string[] = [];
   const commitListener = deps.git?.onEvent((event) => {
     if (event.type === 'commit' && event.run === options.runId) {
       commits.push(event.hash);
       emit({ type: 'commit', hash: event.hash, automatic: false });
+      if (event.ignored !== undefined && event.ignored.length > 0) {
+        commitNotes.push(`Note: commit ${event.hash.slice(0, 7)} left out ${event.ignored.map((path) => `"${path}"`).join(', ')}: the vault's .gitignore excludes ${event.ignored.length === 1 ? 'it' : 'them'}, so ${event.ignored.length === 1 ? 'it stays' : 'they stay'} out of history.`);
+      }
     }
   });
 
@@ -242,6 +247,7 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
           emit({ type: 'result', turn: turns, index, result });
           checkStopped();
           feedback.push(formatRunResult(result, budgets.resultTokens));
+          feedback.push(...commitNotes.splice(0));
           if (!result.ok) {
             allOk = false;
             break;

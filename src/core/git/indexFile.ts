@@ -1,6 +1,12 @@
 /**
  * Codec for git's index file (`.git/index`), byte-exact with what git writes. Format reference:
- * git's `Documentation/gitformat-index.txt`; edge rules follow `read-cache.c`.
+ * git's `Documentation/gitformat-index.txt`.
+ *
+ * Ours rather than isomorphic-git's because its index manager cannot do what a commit of a few
+ * paths needs: it rewrites every entry (and `add` stats the work tree: seconds at 10k notes),
+ * reads versions 2 and 3 only, keeps no extension, and writes the file in place instead of
+ * under `index.lock`. Here entries are replaced one by one and the result is handed to
+ * `lockedUpdate`, so the cost follows the change and another git program never sees a torn index.
  */
 import { IndexFileError, InvalidArgumentError } from '../errors';
 import { sha1, toHex } from './sha1';

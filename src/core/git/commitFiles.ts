@@ -42,17 +42,25 @@ export async function stageFiles(repo: GitRepository, paths: Iterable<string>): 
   return staged;
 }
 
+/** What the caller of `stageFile` already knows, to save file-system calls. */
+export interface StageHint {
+  /** Whether the path is a file or a link (from a listing). */
+  kind?: 'file' | 'link';
+  /** Its blob is almost surely not stored yet (a first snapshot). */
+  likelyNew?: boolean;
+}
+
 /**
  * One path as it is in the vault now: a file's blob stored, a symbolic link stored as git stores
  * one (its text, mode `120000` — the target is never read), or its absence (`oid: null`).
  */
-export async function stageFile(repo: GitRepository, path: string, known?: 'file' | 'link'): Promise<StagedFile> {
-  const link = known === 'file' ? null : await repo.vault.readLink(path);
+export async function stageFile(repo: GitRepository, path: string, hint: StageHint = {}): Promise<StagedFile> {
+  const link = hint.kind === 'file' ? null : await repo.vault.readLink(path);
   if (link !== null) return { path, oid: await repo.store.writeBlob(new TextEncoder().encode(link)), mode: SYMLINK_MODE, stat: null };
   const stat = await repo.vault.stat(path);
   if (stat?.kind !== 'file') return { path, oid: null, stat: null };
   const bytes = await repo.vault.readBinary(path);
-  return { path, oid: await repo.store.writeBlob(bytes), stat: { ...stat, size: bytes.byteLength } };
+  return { path, oid: await repo.store.writeBlob(bytes, hint.likelyNew), stat: { ...stat, size: bytes.byteLength } };
 }
 
 /**

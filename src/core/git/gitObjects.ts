@@ -66,11 +66,12 @@ export class GitObjectStore {
    * Stores a blob; resolves to its id. isomorphic-git hashes and writes it; the deflate is pako's,
    * because isomorphic-git's own (a `CompressionStream` per object) costs about 3.5× as much for
    * note-sized blobs, and a first snapshot stores thousands of them. A blob already stored (a
-   * note the agent wrote back unchanged, say) is not compressed again.
+   * note the agent wrote back unchanged, say) is not compressed again, unless `likelyNew` says
+   * the look is not worth it (a first snapshot, where almost every blob is new).
    */
-  async writeBlob(content: Uint8Array): Promise<string> {
+  async writeBlob(content: Uint8Array, likelyNew = false): Promise<string> {
     const { oid, object } = await git.hashBlob({ object: content });
-    if ((await this.vault.stat(`${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) !== null) return oid;
+    if (!likelyNew && (await this.vault.stat(`${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) !== null) return oid;
     await git.writeObject({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, type: 'blob', object: deflate(object), format: 'deflated', oid });
     return oid;
   }

@@ -58,6 +58,6 @@ async function stageForSnapshot(repo: GitRepository, path: string, writeSet: Wri
   if (touched !== undefined) {
     return touched.existedBefore && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
   }
-  const staged = await stageFile(repo, path, kind);
+  const staged = await stageFile(repo, path, { kind, likelyNew: true });
   return staged.oid === null ? null : staged;
 }

@@ -48,6 +48,8 @@ export interface LockOwner {
   /** Unique among the processes that share the repository. */
   id: string;
   onStaleLock?: (lock: string, ageMs: number) => void;
+  /** Set when an update could not remove its journal; the next update removes it first. */
+  journalLeft?: boolean;
 }
 
 interface Journal {
@@ -73,6 +75,11 @@ export class LockedUpdate {
   static async acquire(vault: VaultPort, gitdir: string, targets: readonly string[], owner: LockOwner, wait: LockWait = {}): Promise<LockedUpdate> {
     const settings = { ...DEFAULT_LOCK_WAIT, ...wait };
     const update = new LockedUpdate(vault, gitdir, owner);
+    // A journal of ours left by an update that could not clean up must not lend its lines to this one.
+    if (owner.journalLeft === true) {
+      await removeIfPresent(vault, journalPath(gitdir, owner.id));
+      owner.journalLeft = false;
+    }
     try {
       for (const target of targets) await update.take(target, settings);
     } catch (error) {
@@ -109,7 +116,11 @@ export class LockedUpdate {
     if (!this.decided) await this.decide();
     for (const target of [...this.held]) await this.commit(target);
     this.finished = true;
-    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id));
+    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
+      // The update is complete; only its journal is left (it names no lock any more), and the
+      // next update clears it first.
+      this.owner.journalLeft = true;
+    });
   }
 
   /** Gives up: removes the locks still held (only ours) and the journal. Safe to call twice. */
@@ -122,7 +133,9 @@ export class LockedUpdate {
     }
     for (const target of this.held) await removeIfPresent(this.vault, `${target}.lock`).catch(() => undefined);
     this.held.length = 0;
-    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => undefined);
+    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
+      this.owner.journalLeft = true;
+    });
   }
 
   private async take(target: string, settings: Required<LockWait>): Promise<void> {

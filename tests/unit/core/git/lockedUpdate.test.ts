@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBusyError } from '../../../../src/core/errors';
 import { GitService } from '../../../../src/core/git/GitService';
+import { LockedUpdate } from '../../../../src/core/git/lockedUpdate';
 import { createMem, DEFAULT_MEM_OPTIONS, WriteSet } from '../../../../src/core/mem';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { CrashingPort, SimulatedCrash } from '../../../helpers/crashingPort';
@@ -92,6 +93,25 @@ describe('locks left behind', () => {
     await vault.mem.writeFile('a.md', 'a v2\n');
     await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
     expect(await readFile(join(vault.dir, '.git/index.lock'), 'utf8')).toBe('recursa alive\n');
+  });
+});
+
+describe('LockedUpdate', () => {
+  const temp = useTempDir();
+
+  it("starts a fresh journal when the owner's last one could not be removed, so old lines never count", async () => {
+    await mkdir(join(temp.dir, '.git/recursa'), { recursive: true });
+    await writeFile(join(temp.dir, '.git/recursa/journal-me.log'), 'lock .git/index\ndecided\n');
+    const port = await NodeVaultPort.open(temp.dir, { watch: false });
+    const owner = { id: 'me', journalLeft: true };
+    const update = await LockedUpdate.acquire(port, '.git', ['.git/refs/heads/main'], owner);
+    expect(await readFile(join(temp.dir, '.git/recursa/journal-me.log'), 'utf8')).toBe('lock .git/refs/heads/main\n');
+    expect(await readFile(join(temp.dir, '.git/refs/heads/main.lock'), 'utf8')).toBe('recursa me\n');
+    await update.release();
+    expect(existsSync(join(temp.dir, '.git/refs/heads/main.lock'))).toBe(false);
+    expect(existsSync(join(temp.dir, '.git/recursa/journal-me.log'))).toBe(false);
+    expect(owner.journalLeft).toBe(false);
+    port.close();
   });
 });
 

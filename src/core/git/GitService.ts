@@ -13,7 +13,6 @@ import { commitStaged, stageFile, stageFiles, type CommitResult, type StagedFile
 import { diffFiles } from './diffFiles';
 import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
 import { GIT_ROOT } from './gitFs';
-import { hashBlob } from './gitObjects';
 import { gitLog, type LogEntry } from './history';
 import { IgnoreRules } from './ignoreRules';
 import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot';

@@ -82,6 +82,8 @@ export class GitService implements OriginalStore {
   private checkpoint: Checkpoint | null = null;
   private readonly unsubscribe: () => void;
   private snapshot: Promise<string | null> = Promise.resolve(null);
+  /** `done` also when there was no snapshot to make (an existing repository). */
+  private snapshotState: 'running' | 'done' | 'failed' = 'done';
   /** What opening the repository found and fixed (leftovers of stopped processes), for the user to be told. */
   readonly startupEvents: GitEvent[] = [];
 
@@ -159,7 +161,9 @@ export class GitService implements OriginalStore {
     const staged = await stageFiles(this.repo, paths);
     const originals = new Map<string, string>();
     for (const file of staged) if (file.oid !== null) originals.set(file.path, file.oid);
-    if (staged.length > 0 && (await this.snapshotFinished())) await this.serial(() => this.commitUserEdits(staged));
+    // While the first snapshot runs, it commits these files as they were before the agent touched
+    // them (their originals): the user's edits are in it, and the agent need not wait for it.
+    if (staged.length > 0 && this.snapshotState === 'done') await this.serial(() => this.commitUserEdits(staged));
     return originals;
   }
 
@@ -335,15 +339,6 @@ export class GitService implements OriginalStore {
     return safeIdentity({ name, email: typeof email === 'string' ? email : this.userIdentity.email });
   }
 
-  private async snapshotFinished(): Promise<boolean> {
-    try {
-      await this.snapshot;
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   private async commit(files: readonly StagedFile[], message: string, identity: GitIdentity, ignored: string[] = []): Promise<CommitResult | null> {
     const result = await commitStaged(this.repo, files, message, signatureNow(identity, this.now()));
     if (result !== null) {
@@ -354,6 +349,7 @@ export class GitService implements OriginalStore {
   }
 
   private startSnapshot(sliceMs: number | undefined): void {
+    this.snapshotState = 'running';
     this.snapshot = this.serial(async () => {
       try {
         await this.repo.reached('snapshot-started');
@@ -361,6 +357,7 @@ export class GitService implements OriginalStore {
         const head = (await this.repo.head()).oid;
         if (head !== null) {
           await markSnapshotDone(this.repo.vault);
+          this.snapshotState = 'done';
           this.emit({ type: 'snapshot-done', hash: head });
           return head;
         }
@@ -372,9 +369,11 @@ export class GitService implements OriginalStore {
           onProgress: (progress) => this.emit({ type: 'snapshot-progress', progress }),
         });
         await markSnapshotDone(this.repo.vault);
+        this.snapshotState = 'done';
         this.emit({ type: 'snapshot-done', hash: result?.hash ?? null });
         return result?.hash ?? null;
       } catch (error) {
+        this.snapshotState = 'failed';
         this.emit({ type: 'snapshot-failed', error: error instanceof Error ? error : new Error(String(error)) });
         throw error;
       }

@@ -82,8 +82,8 @@ export class GitService implements OriginalStore {
   private checkpoint: Checkpoint | null = null;
   private readonly unsubscribe: () => void;
   private snapshot: Promise<string | null> = Promise.resolve(null);
-  /** `done` also when there was no snapshot to make (an existing repository). */
-  private snapshotState: 'running' | 'done' | 'failed' = 'done';
+  /** `done` also when there was no snapshot to make (an existing repository); `missing` when it failed or was not asked for. */
+  private snapshotState: 'running' | 'done' | 'missing' = 'done';
   /** What opening the repository found and fixed (leftovers of stopped processes), for the user to be told. */
   readonly startupEvents: GitEvent[] = [];
 
@@ -129,6 +129,7 @@ export class GitService implements OriginalStore {
     service.startupEvents.push(...events);
     writeSet.keepOriginals(service);
     if (state.created && options.snapshot !== false) service.startSnapshot(options.sliceMs);
+    else if (state.created) service.snapshotState = 'missing';
     return service;
   }
 
@@ -304,10 +305,11 @@ export class GitService implements OriginalStore {
         files.push(await stageFile(this.repo, path));
         continue;
       }
-      // What the agent wrote; the index may describe the file on disk only if it is still that.
-      const unchanged = (await this.writeSet.changedByOthers([path])).length === 0;
-      const stat = unchanged && entry.written !== null ? await this.repo.vault.stat(path) : null;
-      files.push({ path, oid: entry.written, stat: stat?.kind === 'file' ? stat : null });
+      // What the agent wrote; the index may describe the file on disk only if it holds exactly that
+      // (a restore that kept a user's edit leaves other bytes with the agent's fingerprint).
+      const onDisk = entry.written === null ? null : await stageFile(this.repo, path, { kind: 'file' });
+      const same = onDisk !== null && onDisk.oid === entry.written;
+      files.push({ path, oid: entry.written, stat: same ? onDisk.stat : null });
     }
     return { files, ignored };
   }
@@ -373,7 +375,7 @@ export class GitService implements OriginalStore {
         this.emit({ type: 'snapshot-done', hash: result?.hash ?? null });
         return result?.hash ?? null;
       } catch (error) {
-        this.snapshotState = 'failed';
+        this.snapshotState = 'missing';
         this.emit({ type: 'snapshot-failed', error: error instanceof Error ? error : new Error(String(error)) });
         throw error;
       }

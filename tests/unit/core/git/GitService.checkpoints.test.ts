@@ -97,4 +97,24 @@ describe.each(RUNTIMES)('GitService checkpoints and discards ($name)', (runtime)
     expect(await vault.mem.discardChanges()).toBe(true);
     expect(await vault.disk('Notes/c.md')).toBe('first\n\nmiddle\n\nlast, and the user\n');
   });
+
+  it("commits what the agent restored, and git still sees the user's merged-in edit as uncommitted", async () => {
+    await vault.userWrite('Notes/d.md', 'top\n\nmiddle\n\nbottom\n');
+    await vault.git.verifyChangedFiles();
+    await vault.mem.replaceInFile('Notes/d.md', 'top', 'TOP');
+    await vault.mem.saveCheckpoint();
+    await vault.mem.replaceInFile('Notes/d.md', 'middle', 'MIDDLE');
+    await vault.userWrite('Notes/d.md', 'TOP\n\nMIDDLE\n\nbottom, the user\n');
+    expect(await vault.mem.revertToLastCheckpoint()).toBe(true);
+    expect(await vault.disk('Notes/d.md')).toBe('TOP\n\nmiddle\n\nbottom, the user\n');
+    const hash = await vault.mem.commitChanges('Capitalise the top');
+    expect(gitCli(vault.dir, 'show', `${hash}:Notes/d.md`)).toBe('TOP\n\nmiddle\n\nbottom\n');
+    expect(gitCli(vault.dir, 'status', '--porcelain', '--', 'Notes/d.md')).toBe(' M Notes/d.md\n');
+    // The index never vouches (by size and time) for bytes it does not hold, or git would take the
+    // user's edit for committed once the file's time is no longer racy.
+    const indexedSize = Number(/size: (\d+)/.exec(gitCli(vault.dir, 'ls-files', '--debug', '--', 'Notes/d.md'))?.[1]);
+    expect(indexedSize).not.toBe(Buffer.byteLength('TOP\n\nmiddle\n\nbottom, the user\n'));
+    // Blobs of the agent's intermediate versions are left dangling, as git leaves them: gc removes them.
+    expect(gitCli(vault.dir, 'fsck', '--full', '--strict', '--no-dangling')).toBe('');
+  });
 });

@@ -13,6 +13,7 @@ import { commitStaged, stageFile, stageFiles, type CommitResult, type StagedFile
 import { diffFiles } from './diffFiles';
 import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
 import { GIT_ROOT } from './gitFs';
+import { hashBlob } from './gitObjects';
 import { gitLog, type LogEntry } from './history';
 import { IgnoreRules } from './ignoreRules';
 import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot';
@@ -307,9 +308,9 @@ export class GitService implements OriginalStore {
       }
       // What the agent wrote; the index may describe the file on disk only if it holds exactly that
       // (a restore that kept a user's edit leaves other bytes with the agent's fingerprint).
-      const onDisk = entry.written === null ? null : await stageFile(this.repo, path, { kind: 'file' });
-      const same = onDisk !== null && onDisk.oid === entry.written;
-      files.push({ path, oid: entry.written, stat: same ? onDisk.stat : null });
+      const stat = entry.written === null ? null : await this.repo.vault.stat(path);
+      const same = stat?.kind === 'file' && (await hashBlob(await this.repo.vault.readBinary(path))) === entry.written;
+      files.push({ path, oid: entry.written, stat: same ? stat : null });
     }
     return { files, ignored };
   }

@@ -43,6 +43,8 @@ export interface GitStat {
   isSymbolicLink(): boolean;
 }
 
+const NO_PATH: Error = fsError('EINVAL', '(no path)');
+
 /** A loose object's path: `.git/objects/ab/<38 hex digits>`. */
 const LOOSE_OBJECT = /(^|\/)objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/;
 
@@ -59,12 +61,26 @@ export const GIT_ROOT = '/';
 const FILE_MODE = 0o100644;
 const FOLDER_MODE = 0o40000;
 
-export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
+/** The fs client, and a way to answer isomorphic-git's "is this object there yet?" without asking the disk. */
+export interface GitFs {
+  promises: GitFsPromises;
+  /**
+   * The caller has just checked that nothing is at `vaultPath`: the next `stat` of it answers
+   * ENOENT without a file-system call (isomorphic-git asks before writing every object).
+   */
+  knownAbsent(vaultPath: string): void;
+}
+
+export function createGitFs(vault: VaultPort): GitFs {
   // isomorphic-git stats the git folder on every command to tell a folder from a `gitdir:` file;
   // once it is known to be a folder it stays one for as long as the repository is open.
   let gitdirFolder: GitStat | null = null;
+  const absent = new Set<string>();
   const promises: GitFsPromises = {
     async readFile(path, options) {
+      // Every isomorphic-git command first calls `readFile()` with no path, to learn that this fs
+      // returns promises; answer that with one prepared error rather than a fresh stack each time.
+      if (typeof path !== 'string') throw NO_PATH;
       // isomorphic-git reads objects constantly: one port call, its NotFound/WrongKind mapped below.
       const bytes = await vault.readBinary(toVaultPath(path)).catch(rethrowAsFsError(path));
       const encoding = typeof options === 'string' ? options : options?.encoding;
@@ -104,6 +120,7 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
     async stat(path) {
       const vaultPath = toVaultPath(path);
       if (vaultPath === '.git' && gitdirFolder !== null) return gitdirFolder;
+      if (absent.delete(vaultPath)) throw fsError('ENOENT', path);
       const info = await vault.stat(vaultPath);
       if (info === null) throw fsError('ENOENT', path);
       const isFile = info.kind === 'file';
@@ -134,7 +151,7 @@ export function createGitFs(vault: VaultPort): { promises: GitFsPromises } {
       throw fsError('ENOSYS', path);
     },
   };
-  return { promises };
+  return { promises, knownAbsent: (vaultPath) => absent.add(vaultPath) };
 }
 
 /** `/notes/a.md` → `notes/a.md`; `/` → `` (the vault root). */

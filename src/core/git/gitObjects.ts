@@ -2,7 +2,7 @@ import git from 'isomorphic-git';
 import pako from 'pako';
 import type { VaultPort } from '../ports';
 import type { CommitObject, Signature } from './commitObjects';
-import { createGitFs, GIT_ROOT, type GitFsPromises } from './gitFs';
+import { createGitFs, GIT_ROOT, type GitFs, type GitFsPromises } from './gitFs';
 import { TREE_MODE, type TreeEntry } from './treeObjects';
 
 /** The id git gives an empty tree; it need not exist in the object store. */
@@ -19,7 +19,7 @@ export async function hashBlob(content: Uint8Array): Promise<string> {
  * beside their final name and moved into place (see `gitFs`), so a crash never leaves a truncated one.
  */
 export class GitObjectStore {
-  readonly fs: { promises: GitFsPromises };
+  readonly fs: GitFs;
   /** isomorphic-git's cache (pack indexes), shared by every call on this repository. */
   readonly cache: object = {};
 
@@ -74,7 +74,11 @@ export class GitObjectStore {
    */
   async writeBlob(content: Uint8Array, likelyNew = false): Promise<string> {
     const { oid, object } = await git.hashBlob({ object: content });
-    if (!likelyNew && (await this.vault.stat(`${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) !== null) return oid;
+    const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    if (!likelyNew && (await this.vault.stat(path)) !== null) return oid;
+    // Just looked (or it is new): isomorphic-git need not look again before writing it. Should it
+    // be there after all, it is written again with the same bytes, and moved into place whole.
+    this.fs.knownAbsent(path);
     // The one command that takes an object already deflated; isomorphic-git marks it deprecated for
     // being general, and keeps it (lint warns here, knowingly).
     await git.writeObject({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, type: 'blob', object: deflate(object), format: 'deflated', oid });

@@ -10,8 +10,7 @@ import {
   isMissingPathError,
   platformErrorCode,
 } from '../core/errors';
-import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
-import { compareCodePoints } from '../core/util/compareCodePoints';
+import { ChangeFeed, listingOf, readLinkOrNull, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 
 export interface NodeVaultPortOptions {
@@ -96,16 +95,7 @@ export class NodeVaultPort implements VaultPort {
   }
 
   async list(path: string): Promise<VaultListing> {
-    const entries = await this.io('list', path, () => readdir(this.abs(path), { withFileTypes: true }));
-    const files: string[] = [];
-    const folders: string[] = [];
-    const links: string[] = [];
-    for (const entry of entries) {
-      const child = path === '' ? entry.name : `${path}/${entry.name}`;
-      // A link is never followed (nor its target stat-ed): `ln -s . loop` would make walks endless.
-      (entry.isSymbolicLink() ? links : entry.isDirectory() ? folders : files).push(child);
-    }
-    return { files: files.sort(compareCodePoints), folders: folders.sort(compareCodePoints), links: links.sort(compareCodePoints) };
+    return listingOf(path, await this.io('list', path, () => readdir(this.abs(path), { withFileTypes: true })));
   }
 
   async mkdir(path: string): Promise<void> {
@@ -155,27 +145,9 @@ export class NodeVaultPort implements VaultPort {
 
   async createExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
     return this.locks.run(path, async () => {
-      const file = this.abs(path);
       // `wx` is O_CREAT|O_EXCL: the operating system decides, so another process racing for the
       // same lock file gets EEXIST. It refuses a dangling link at the path too.
-      const created = await this.io('createExclusive', path, async () => {
-        try {
-          await writeFile(file, data, { flag: 'wx' });
-          return true;
-        } catch (error) {
-          const code = platformErrorCode(error);
-          if (code === 'EEXIST') return false;
-          if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-        }
-        await this.ensureParent(path); // a file in the way fails with WrongKind
-        try {
-          await writeFile(file, data, { flag: 'wx' });
-          return true;
-        } catch (error) {
-          if (platformErrorCode(error) === 'EEXIST') return false;
-          throw error;
-        }
-      });
+      const created = await this.io('createExclusive', path, () => this.createOr(path, data, async () => undefined));
       if (created) await this.reportOwnWrite(path, true);
       return created;
     });
@@ -206,35 +178,14 @@ export class NodeVaultPort implements VaultPort {
 
   async append(path: string, data: string): Promise<void> {
     await this.locks.run(path, async () => {
-      const file = this.abs(path);
-      const created = await this.io('append', path, async () => {
-        try {
-          await writeFile(file, data, { flag: 'wx' });
-          return true;
-        } catch (error) {
-          const code = platformErrorCode(error);
-          if (code === 'EEXIST') {
-            await appendFile(file, data, 'utf8'); // a folder here fails with EISDIR: WrongKind
-            return false;
-          }
-          if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-        }
-        await this.ensureParent(path);
-        await appendFile(file, data, 'utf8');
-        return true;
-      });
+      // A folder here fails with EISDIR: WrongKind.
+      const created = await this.io('append', path, () => this.createOr(path, data, () => appendFile(this.abs(path), data, 'utf8')));
       await this.reportOwnWrite(path, created);
     });
   }
 
   async readLink(path: string): Promise<string | null> {
-    try {
-      return await readlink(this.abs(path), 'utf8');
-    } catch (error) {
-      // EINVAL: something that is not a link; ENOENT/ENOTDIR: nothing there.
-      if (platformErrorCode(error) === 'EINVAL' || isMissingPathError(error)) return null;
-      throw fromPlatformError('readLink', path, error);
-    }
+    return readLinkOrNull(path, () => readlink(this.abs(path), 'utf8'));
   }
 
   onChange(listener: VaultChangeListener): () => void {
@@ -253,25 +204,35 @@ export class NodeVaultPort implements VaultPort {
   }
 
   private async writeUnlocked(path: string, data: string | Uint8Array): Promise<void> {
-    const file = this.abs(path);
-    // Optimistic: one exclusive create in the common case, and only on failure find out why.
-    const created = await this.io('write', path, async () => {
+    // A folder here fails with EISDIR: WrongKind.
+    const created = await this.io('write', path, () => this.createOr(path, data, () => writeFile(this.abs(path), data)));
+    await this.reportOwnWrite(path, created);
+  }
+
+  /**
+   * Creates the file exclusively (`wx`), making missing parents; when something is already there,
+   * `whenTaken` decides what happens to it (replace, append, nothing). Optimistic: one exclusive
+   * create in the common case, and only on failure find out why. Resolves true when it created the file.
+   */
+  private async createOr(path: string, data: string | Uint8Array, whenTaken: () => Promise<void>): Promise<boolean> {
+    const create = async (): Promise<boolean> => {
       try {
-        await writeFile(file, data, { flag: 'wx' });
+        await writeFile(this.abs(path), data, { flag: 'wx' });
         return true;
       } catch (error) {
-        const code = platformErrorCode(error);
-        if (code === 'EEXIST') {
-          await writeFile(file, data); // a folder here fails with EISDIR: WrongKind
-          return false;
-        }
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-        await this.ensureParent(path); // a file in the way fails with WrongKind
-        await writeFile(file, data, { flag: 'wx' });
-        return true;
+        if (platformErrorCode(error) !== 'EEXIST') throw error;
+        await whenTaken();
+        return false;
       }
-    });
-    await this.reportOwnWrite(path, created);
+    };
+    try {
+      return await create();
+    } catch (error) {
+      const code = platformErrorCode(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    await this.ensureParent(path); // a file in the way fails with WrongKind
+    return create();
   }
 
   /** Remembers what our own write left (so the watcher does not report it again) and reports it. */

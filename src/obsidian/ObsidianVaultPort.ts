@@ -1,6 +1,6 @@
 import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
 import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, isMissingPathError, platformErrorCode } from '../core/errors';
-import { ChangeFeed, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
+import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
 
@@ -163,13 +163,7 @@ export class ObsidianVaultPort implements VaultPort {
       const { desktop } = this;
       if (desktop !== null) {
         // The adapter's listing cannot tell a link from what it points at; the directory entries can.
-        const entries = await desktop.fs.readdir(fullPath(desktop.adapter, path), { withFileTypes: true });
-        const listing: VaultListing = { files: [], folders: [], links: [] };
-        for (const entry of entries) {
-          const child = path === '' ? entry.name : `${path}/${entry.name}`;
-          (entry.isSymbolicLink() ? listing.links : entry.isDirectory() ? listing.folders : listing.files).push(child);
-        }
-        return { files: listing.files.sort(compareCodePoints), folders: listing.folders.sort(compareCodePoints), links: listing.links.sort(compareCodePoints) };
+        return listingOf(path, await desktop.fs.readdir(fullPath(desktop.adapter, path), { withFileTypes: true }));
       }
       await this.requireKind(path, 'folder');
       const listing = await this.vault.adapter.list(adapterPath(path));
@@ -299,13 +293,7 @@ export class ObsidianVaultPort implements VaultPort {
   async readLink(path: string): Promise<string | null> {
     const { desktop } = this;
     if (desktop === null) return null; // mobile has no links
-    try {
-      return await desktop.fs.readlink(fullPath(desktop.adapter, path));
-    } catch (error) {
-      // EINVAL: something that is not a link; ENOENT/ENOTDIR: nothing there.
-      if (platformErrorCode(error) === 'EINVAL' || isMissingPathError(error)) return null;
-      throw fromPlatformError('readLink', path, error);
-    }
+    return readLinkOrNull(path, () => desktop.fs.readlink(fullPath(desktop.adapter, path)));
   }
 
   onChange(listener: VaultChangeListener): () => void {
@@ -447,13 +435,7 @@ interface DesktopFs {
   writeFile(path: string, data: string | Uint8Array, options: { flag: 'wx' }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   readlink(path: string): Promise<string>;
-  readdir(path: string, options: { withFileTypes: true }): Promise<DesktopDirent[]>;
-}
-
-interface DesktopDirent {
-  name: string;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
+  readdir(path: string, options: { withFileTypes: true }): Promise<DirectoryEntry[]>;
 }
 
 /** Electron's `fs.promises` in the desktop app; null wherever it cannot be loaded. */

@@ -5,3 +5,4 @@ export { readTextIfExists } from './readTextIfExists';
 export type { HttpRequest, HttpResponse, HttpTransport } from './http';
 export { HttpTransportError } from './http';
 export type { ForeignMemoryFile, RegisteredVault, RegistryFileSystem, VaultRegistry } from './vaultRegistry';
+export { listingOf, readLinkOrNull, type DirectoryEntry } from './listingOf';

@@ -2,6 +2,8 @@ import { execFile, spawn, spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GitStep } from '../../src/core/git/repository';
+import { GIT_ENV } from './gitCli';
 
 /**
  * Runs `gitChild.mjs` — one Recursa process over a vault, through the built library — as a real
@@ -11,21 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./gitChild.mjs', import.meta.url));
 
-export type GitStepName =
-  | 'snapshot-started'
-  | 'snapshot-batch'
-  | 'snapshot-stored'
-  | 'blobs-written'
-  | 'locks-taken'
-  | 'tree-written'
-  | 'commit-written'
-  | 'locks-staged'
-  | 'reflog-written'
-  | 'ref-moved'
-  | 'index-moved';
-
 /** The steps of one commit, in the order the git service reports them. */
-export const COMMIT_STEPS: readonly GitStepName[] = [
+export const COMMIT_STEPS: readonly GitStep[] = [
   'blobs-written',
   'locks-taken',
   'tree-written',
@@ -70,7 +59,7 @@ export interface ChildResult {
 
 /** Kill the child at the `after`-th time it reaches `step`. */
 export interface Crash {
-  at: GitStepName;
+  at: GitStep;
   after?: number;
 }
 
@@ -112,15 +101,7 @@ export function committed(result: ChildResult): string[] {
   return result.events.filter((event) => event.event === 'commit').map((event) => event.hash as string);
 }
 
-export const GIT_ENV: Record<string, string | undefined> = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Test User',
-  GIT_AUTHOR_EMAIL: 'user@example.com',
-  GIT_COMMITTER_NAME: 'Test User',
-  GIT_COMMITTER_EMAIL: 'user@example.com',
-};
+export { GIT_ENV };
 
 /** The git CLI without blocking the event loop (the children's output keeps flowing meanwhile). */
 export function gitAsync(dir: string, ...args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {

@@ -121,7 +121,7 @@ export class GitService implements OriginalStore {
     const repo = new GitRepository(vault, {
       lockWait: options.lockWait,
       onStep: options.onStep,
-      lockOwner: { id: randomId(), onStaleLock: (lock, ageMs) => tell({ type: 'stale-lock-removed', lock, ageMs }) },
+      onStaleLock: (lock, ageMs) => tell({ type: 'stale-lock-removed', lock, ageMs }),
     });
     const head = await repo.head().catch(() => null);
     const locks = [`${repo.gitdir}/index.lock`, `${repo.gitdir}/HEAD.lock`, ...(head === null ? [] : [`${head.refFile}.lock`])];
@@ -149,10 +149,6 @@ export class GitService implements OriginalStore {
     this.writeSet.keepOriginals(null);
   }
 
-  /** Keeps a file's current bytes as a blob. */
-  async save(path: string): Promise<string> {
-    return this.repo.store.writeBlob(await this.repo.vault.readBinary(path));
-  }
 
   /**
    * `OriginalStore`: before the agent first changes `paths`, keeps their content — and commits the
@@ -170,10 +166,8 @@ export class GitService implements OriginalStore {
   }
 
   /** `OriginalStore`: keeps what the agent left at `paths`, which is what its commit records. */
-  async saveWritten(paths: readonly string[]): Promise<ReadonlyMap<string, string | null>> {
-    const written = new Map<string, string | null>();
-    for (const file of await stageFiles(this.repo, paths)) written.set(file.path, file.oid);
-    return written;
+  saveWritten(paths: readonly string[]): Promise<ReadonlyMap<string, string | null>> {
+    return this.blobsOf(paths);
   }
 
   /** Commits exactly the agent's write-set — what the agent wrote, even if the user edited since; the user's other changes stay out. */
@@ -219,12 +213,7 @@ export class GitService implements OriginalStore {
   /** Remembers the current content of every file the agent has touched. */
   saveCheckpoint(): Promise<boolean> {
     return this.serial(async () => {
-      const saved = new Map<string, string | null>();
-      for (const path of this.writeSet.paths()) {
-        const stat = await this.repo.vault.stat(path);
-        saved.set(path, stat?.kind === 'file' ? await this.save(path) : null);
-      }
-      this.checkpoint = saved;
+      this.checkpoint = await this.blobsOf(this.writeSet.paths());
       return true;
     });
   }
@@ -398,7 +387,7 @@ export class GitService implements OriginalStore {
     if (unknown.length > 0) {
       throw new GitUnavailableError(`${operation} cannot restore ${unknown.map((path) => `"${path}"`).join(', ')}: their content from before the agent changed them was not kept (they were changed before history was opened). Nothing was restored.`);
     }
-    const current = new Map((await stageFiles(this.repo, paths)).map((file) => [file.path, file.oid]));
+    const current = await this.blobsOf(paths);
     const edited = new Set(await this.writeSet.changedByOthers(paths));
     const plan = await planRestore(this.repo, paths, async (path) => {
       const written = this.writeSet.get(path)?.written;
@@ -411,6 +400,11 @@ export class GitService implements OriginalStore {
     await applyRestore(this.repo, plan.writes);
     await this.writeSet.refresh(paths);
     for (const path of paths) this.writeSet.setWritten(path, target(path));
+  }
+
+  /** Each path's content now, stored as a blob: its id, or null for no file. */
+  private async blobsOf(paths: readonly string[]): Promise<Map<string, string | null>> {
+    return new Map((await stageFiles(this.repo, paths)).map((file) => [file.path, file.oid]));
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -439,10 +433,4 @@ export class GitService implements OriginalStore {
       }
     }
   }
-}
-
-function randomId(): string {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

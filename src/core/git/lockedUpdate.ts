@@ -116,11 +116,7 @@ export class LockedUpdate {
     if (!this.decided) await this.decide();
     for (const target of [...this.held]) await this.commit(target);
     this.finished = true;
-    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
-      // The update is complete; only its journal is left (it names no lock any more), and the
-      // next update clears it first.
-      this.owner.journalLeft = true;
-    });
+    await this.forgetJournal();
   }
 
   /** Gives up: removes the locks still held (only ours) and the journal. Safe to call twice. */
@@ -133,6 +129,11 @@ export class LockedUpdate {
     }
     for (const target of this.held) await removeIfPresent(this.vault, `${target}.lock`).catch(() => undefined);
     this.held.length = 0;
+    await this.forgetJournal();
+  }
+
+  /** Removes the journal; one that cannot be removed names no held lock any more, and the owner's next update clears it first. */
+  private async forgetJournal(): Promise<void> {
     await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
       this.owner.journalLeft = true;
     });

@@ -28,8 +28,8 @@ export type GitStep =
 
 export interface GitRepositoryOptions {
   lockWait?: LockWait;
-  /** Who takes this repository's locks; a fresh random id when absent. */
-  lockOwner?: LockOwner;
+  /** Told when a lock older than `LockWait.staleAfterMs` was removed (the locks' owner id is made fresh here). */
+  onStaleLock?: LockOwner['onStaleLock'];
   onStep?: (step: GitStep) => void | Promise<void>;
 }
 
@@ -50,7 +50,7 @@ export class GitRepository {
     options: GitRepositoryOptions = {},
   ) {
     this.lockWait = options.lockWait ?? {};
-    this.lockOwner = options.lockOwner ?? { id: randomOwnerId() };
+    this.lockOwner = { id: randomOwnerId(), onStaleLock: options.onStaleLock };
     this.onStep = options.onStep;
     this.store = new GitObjectStore(vault, this.gitdir);
     this.trees = new TreeReader(this.store);

@@ -1,3 +1,4 @@
+import { decodeText } from '../text/decodeText';
 import { compareCodePoints } from '../util/compareCodePoints';
 import type { GitRepository } from './repository';
 import { mergeLines } from './threeWayMerge';
@@ -7,7 +8,8 @@ import { mergeLines } from './threeWayMerge';
  * undone change left) to `target` (what was there before it) is applied to `current` (what is
  * there now) — whole when the file is still as the change left it, line by line (3-way) when it
  * was edited since, and not at all (a conflict) when the edits touch the same lines or the file is
- * binary. `revertCommit`, `discardChanges` and checkpoints share it.
+ * binary (as `decodeText` judges it; a byte-order mark is kept). `revertCommit`, `discardChanges`
+ * and checkpoints share it.
  */
 
 /** A planned write: the new bytes of a file, or null to remove it. */
@@ -76,16 +78,4 @@ async function mergeBlobs(repo: GitRepository, base: string, current: string, ta
 function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The text of a blob, or null for binary content (a NUL byte, or not UTF-8). */
-function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return null;
-  }
 }

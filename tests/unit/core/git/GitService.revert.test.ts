@@ -59,6 +59,17 @@ describe.each(RUNTIMES)('GitService revertCommit ($name)', (runtime) => {
     expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
   });
 
+  it('keeps a byte-order mark through a merged revert', async () => {
+    await vault.mem.writeFile('bom.md', '\uFEFFone\ntwo\nthree\nfour\nfive\nsix\n');
+    await vault.mem.commitChanges('Lines with a BOM');
+    await vault.mem.replaceInFile('bom.md', 'six', 'SIX');
+    const first = await vault.mem.commitChanges('Shout six');
+    await vault.mem.replaceInFile('bom.md', 'one', 'ONE');
+    await vault.mem.commitChanges('Shout one');
+    await vault.mem.revertCommit(first);
+    expect(await vault.disk('bom.md')).toBe('\uFEFFONE\ntwo\nthree\nfour\nfive\nsix\n');
+  });
+
   it("commits the user's uncommitted edits first, as the user's, and merges the revert into them", async () => {
     await vault.mem.writeFile('a.md', 'title\n\nbody\n\nend\n');
     await vault.mem.commitChanges('Write a');

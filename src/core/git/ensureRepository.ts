@@ -1,6 +1,5 @@
 import git from 'isomorphic-git';
-import { isRecursaError } from '../errors';
-import type { VaultPort } from '../ports';
+import { removeIfExists, type VaultPort } from '../ports';
 import { createGitFs, GIT_ROOT } from './gitFs';
 import { mergeIgnore, recursaIgnoreLines } from './gitignore';
 
@@ -59,7 +58,5 @@ export async function ensureRepository(vault: VaultPort, options: EnsureReposito
 /** The first snapshot is committed: the repository is an ordinary one from now on. */
 export async function markSnapshotDone(vault: VaultPort): Promise<void> {
   // Another instance on the same vault (a reload of the plugin) may remove it at the same moment.
-  await vault.remove(SNAPSHOT_PENDING).catch((error: unknown) => {
-    if (!(isRecursaError(error) && error.code === 'NotFound')) throw error;
-  });
+  await removeIfExists(vault, SNAPSHOT_PENDING);
 }

@@ -17,8 +17,8 @@
  * journal explains (a crashed `git`, or a process killed between creating a lock and noting it)
  * is removed only once it is older than `staleAfterMs`, and the owner is told.
  */
-import { GitBusyError, isRecursaError } from '../errors';
-import type { VaultPort } from '../ports';
+import { GitBusyError } from '../errors';
+import { removeIfExists, type VaultPort } from '../ports';
 import { sleep } from '../util/sleep';
 
 export interface LockWait {
@@ -77,7 +77,7 @@ export class LockedUpdate {
     const update = new LockedUpdate(vault, gitdir, owner);
     // A journal of ours left by an update that could not clean up must not lend its lines to this one.
     if (owner.journalLeft === true) {
-      await removeIfPresent(vault, journalPath(gitdir, owner.id));
+      await removeIfExists(vault, journalPath(gitdir, owner.id));
       owner.journalLeft = false;
     }
     try {
@@ -127,14 +127,14 @@ export class LockedUpdate {
       // Some targets were replaced already: finish rather than leave a half-applied update.
       for (const target of [...this.held]) await this.commit(target).catch(() => undefined);
     }
-    for (const target of this.held) await removeIfPresent(this.vault, `${target}.lock`).catch(() => undefined);
+    for (const target of this.held) await removeIfExists(this.vault, `${target}.lock`).catch(() => undefined);
     this.held.length = 0;
     await this.forgetJournal();
   }
 
   /** Removes the journal; one that cannot be removed names no held lock any more, and the owner's next update clears it first. */
   private async forgetJournal(): Promise<void> {
-    await removeIfPresent(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
+    await removeIfExists(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
       this.owner.journalLeft = true;
     });
   }
@@ -214,7 +214,7 @@ async function removeAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock
     const journal = await vault.stat(journalPath(gitdir, lockOwner));
     if (journal !== null && Date.now() - journal.mtime < settings.abandonedJournalMs) return false;
   }
-  await removeIfPresent(vault, lock);
+  await removeIfExists(vault, lock);
   return true;
 }
 
@@ -231,7 +231,7 @@ async function clearAbandoned(vault: VaultPort, gitdir: string, lock: string, ow
   if (info === null) return true;
   const age = Date.now() - info.mtime;
   if (age < settings.staleAfterMs) return false;
-  await removeIfPresent(vault, lock);
+  await removeIfExists(vault, lock);
   owner.onStaleLock?.(lock, age);
   return true;
 }
@@ -271,9 +271,9 @@ async function recover(vault: VaultPort, gitdir: string, journal: FoundJournal, 
     const lock = `${target}.lock`;
     if (!(await vault.exists(lock))) continue;
     if (journal.decided) await vault.replace(lock, target);
-    else await removeIfPresent(vault, lock);
+    else await removeIfExists(vault, lock);
   }
-  await removeIfPresent(vault, claimed);
+  await removeIfExists(vault, claimed);
   const what = journal.decided ? 'finished' : 'undid';
   return `${what} an update of ${journal.locks.map((target) => target.slice(gitdir.length + 1)).join(', ') || 'nothing'} left by a stopped process`;
 }
@@ -290,13 +290,6 @@ function parseJournal(text: string, gitdir: string): Journal {
 
 function journalText(journal: Journal): string {
   return `${journal.locks.map((target) => `lock ${target}\n`).join('')}${journal.decided ? 'decided\n' : ''}`;
-}
-
-/** Removes the file if it is there; someone removing it first is fine. */
-async function removeIfPresent(vault: VaultPort, path: string): Promise<void> {
-  await vault.remove(path).catch((error: unknown) => {
-    if (!(isRecursaError(error) && error.code === 'NotFound')) throw error;
-  });
 }
 
 function journalPath(gitdir: string, owner: string): string {

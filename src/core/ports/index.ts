@@ -2,6 +2,7 @@ export type { VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultSt
 export { ChangeFeed } from './ChangeFeed';
 export { walkEntries, walkFiles } from './walkFiles';
 export { readTextIfExists } from './readTextIfExists';
+export { removeIfExists } from './removeIfExists';
 export type { HttpRequest, HttpResponse, HttpTransport } from './http';
 export { HttpTransportError } from './http';
 export type { ForeignMemoryFile, RegisteredVault, RegistryFileSystem, VaultRegistry } from './vaultRegistry';

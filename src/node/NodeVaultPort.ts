@@ -1,5 +1,5 @@
 import { stat as statCallback, watch, type FSWatcher, type Stats } from 'node:fs';
-import { appendFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import {
   AlreadyExistsError,
@@ -10,7 +10,7 @@ import {
   isMissingPathError,
   platformErrorCode,
 } from '../core/errors';
-import { ChangeFeed, listingOf, readLinkOrNull, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
+import { ChangeFeed, listingOf, readLinkOrNull, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 
 export interface NodeVaultPortOptions {
@@ -58,8 +58,9 @@ export class NodeVaultPort implements VaultPort {
     return this.io('read', path, () => readFile(this.abs(path), 'utf8'));
   }
 
-  async readBinary(path: string): Promise<Uint8Array> {
-    const buffer = await this.io('read', path, () => readFile(this.abs(path)));
+  async readBinary(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const { maxBytes } = options;
+    const buffer = await this.io('read', path, () => (maxBytes === undefined ? readFile(this.abs(path)) : readStart(this.abs(path), maxBytes)));
     return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   }
 
@@ -340,6 +341,18 @@ export class NodeVaultPort implements VaultPort {
 function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
   if (a === null || b === null) return a === b;
   return a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+/** The first `maxBytes` bytes of a file (all of it when shorter), without loading the rest. */
+async function readStart(path: string, maxBytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, (await handle.stat()).size)));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

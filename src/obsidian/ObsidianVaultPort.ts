@@ -1,6 +1,6 @@
 import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
 import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, isMissingPathError, platformErrorCode } from '../core/errors';
-import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
+import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
 
@@ -85,10 +85,12 @@ export class ObsidianVaultPort implements VaultPort {
     });
   }
 
-  async readBinary(path: string): Promise<Uint8Array> {
+  async readBinary(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     return this.run('readBinary', path, async () => {
       const file = await this.existingFile(path);
-      return new Uint8Array(file === null ? await this.vault.adapter.readBinary(path) : await this.vault.readBinary(file));
+      const bytes = new Uint8Array(file === null ? await this.vault.adapter.readBinary(path) : await this.vault.readBinary(file));
+      // Obsidian reads files whole; the caller keeps only the start.
+      return options.maxBytes === undefined || bytes.length <= options.maxBytes ? bytes : bytes.slice(0, options.maxBytes);
     });
   }
 

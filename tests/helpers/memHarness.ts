@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { createMem, DEFAULT_MEM_OPTIONS, type Mem, type MemContext, type MemOptions } from '../../src/core/mem';
@@ -37,6 +38,29 @@ export const obsidianRuntime: Runtime = {
     return { port, dispose: async () => Promise.resolve(), catchUp: () => app.vault.reconcile() };
   },
 };
+
+/**
+ * Obsidian desktop: the port finds Electron's `fs` through `window.require`, as in the app, and
+ * so sees symbolic links. (`obsidianRuntime` has no `window.require`: the mobile case, no links.)
+ */
+export const obsidianDesktopRuntime: Runtime = {
+  name: 'obsidian desktop',
+  open: async (dir) => {
+    const app = await createTestApp(dir);
+    const scope = globalThis as { window?: unknown };
+    const before = scope.window;
+    scope.window = { require: createRequire(import.meta.url) };
+    try {
+      const port = new ObsidianVaultPort(app);
+      return { port, dispose: async () => Promise.resolve(), catchUp: () => app.vault.reconcile() };
+    } finally {
+      scope.window = before;
+    }
+  },
+};
+
+/** The runtimes that have symbolic links (desktop and the command line); mobile has none. */
+export const LINK_RUNTIMES: Runtime[] = [nodeRuntime, obsidianDesktopRuntime];
 
 /** Every runtime `mem` ships on; `mem` tests run against each. */
 export const RUNTIMES: Runtime[] = [nodeRuntime, obsidianRuntime];

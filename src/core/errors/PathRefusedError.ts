@@ -15,7 +15,11 @@ export type PathRule =
   | 'protected-folder'
   | 'forbidden-character'
   | 'reserved-name'
-  | 'trailing-dot-or-space';
+  | 'trailing-dot-or-space'
+  | 'unlinkable-character'
+  | 'protected-file'
+  | 'link-outside'
+  | 'link-loop';
 
 const MAX_SHOWN = 200;
 

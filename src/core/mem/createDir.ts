@@ -1,4 +1,4 @@
-import { requirePath } from '../validate';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -12,7 +12,7 @@ import type { MemContext } from './MemContext';
  * await mem.createDir('Projects/2026/Q4');
  */
 export async function createDir(ctx: MemContext, directoryPath: string): Promise<boolean> {
-  const path = requirePath(directoryPath, ctx.policy);
+  const path = await resolvePath(ctx, directoryPath, 'write');
   await ctx.vault.mkdir(path);
   return true;
 }

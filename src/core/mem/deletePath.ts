@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors';
-import { walkFiles } from '../ports';
-import { requirePath } from '../validate';
+import { entriesAt } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { refuseProtectedFiles, resolvePath } from './resolvePath';
 
 /**
  * Deletes a file, or a folder with everything in it. In Obsidian the deletion follows the user's
@@ -15,10 +15,10 @@ import type { MemContext } from './MemContext';
  * await mem.deletePath('Inbox/duplicate.md');
  */
 export async function deletePath(ctx: MemContext, filePath: string): Promise<boolean> {
-  const path = requirePath(filePath, ctx.policy);
-  const info = await ctx.vault.stat(path);
-  if (info === null) throw new NotFoundError(path);
-  const files = info.kind === 'file' ? [path] : await walkFiles(ctx.vault, path);
+  const path = await resolvePath(ctx, filePath, 'remove');
+  const files = await entriesAt(ctx, path);
+  if (files === null) throw new NotFoundError(path);
+  refuseProtectedFiles(ctx, files, path);
   await ctx.writeSet.track(files, () => ctx.vault.remove(path));
   return true;
 }

@@ -7,6 +7,7 @@ import {
   WriteNotVerifiedError,
   WrongKindError,
 } from '../errors';
+import { walkEntries } from '../ports';
 import { decodeText, utf8Length } from '../text/decodeText';
 import type { MemContext } from './MemContext';
 
@@ -41,6 +42,20 @@ export function checkContent(ctx: MemContext, path: string, content: string, arg
 export async function verifyWritten(ctx: MemContext, path: string, expected: string): Promise<void> {
   const actual = await ctx.vault.readText(path).catch(() => null);
   if (actual !== expected) throw new WriteNotVerifiedError(path);
+}
+
+/**
+ * The paths a removal or move of `path` touches, as the write set records them: the file or
+ * symbolic link itself (a link is never entered), or every file and link in the folder.
+ * Null when nothing is there.
+ */
+export async function entriesAt(ctx: MemContext, path: string): Promise<string[] | null> {
+  if ((await ctx.vault.readLink(path)) !== null) return [path];
+  const info = await ctx.vault.stat(path);
+  if (info === null) return null;
+  if (info.kind === 'file') return [path];
+  const { files, links } = await walkEntries(ctx.vault, path);
+  return [...files, ...links];
 }
 
 export function isMarkdown(path: string): boolean {

@@ -1,4 +1,4 @@
-import { requirePath } from '../validate';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -11,6 +11,6 @@ import type { MemContext } from './MemContext';
  * if (!(await mem.fileExists('Daily/2026-11-21.md'))) await mem.writeFile('Daily/2026-11-21.md', '# 2026-11-21\n');
  */
 export async function fileExists(ctx: MemContext, filePath: string): Promise<boolean> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'read');
   return ctx.vault.exists(path);
 }

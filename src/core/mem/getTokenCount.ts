@@ -1,6 +1,6 @@
 import { countTokensInSlices } from '../tokens/countTokens';
-import { requirePath } from '../validate';
 import { readTextFile } from './fileAccess';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -15,6 +15,6 @@ import type { MemContext } from './MemContext';
  * if ((await mem.getTokenCount('Books/Notes.md')) > 4000) return 'too long to read whole';
  */
 export async function getTokenCount(ctx: MemContext, filePath: string): Promise<number> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'read');
   return countTokensInSlices(await readTextFile(ctx, path));
 }

@@ -1,7 +1,7 @@
 import { NotFoundError, WrongKindError } from '../errors';
 import { isProtectedPath } from '../paths/pathPolicy';
 import { compareCodePoints } from '../util/compareCodePoints';
-import { requirePath } from '../validate';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -18,7 +18,7 @@ import type { MemContext } from './MemContext';
  * const notes = entries.filter((p) => p.endsWith('.md'));
  */
 export async function listFiles(ctx: MemContext, directoryPath?: string): Promise<string[]> {
-  const path = requirePath(directoryPath ?? '', ctx.policy, { allowRoot: true });
+  const path = await resolvePath(ctx, directoryPath ?? '', 'read', { allowRoot: true });
   const info = await ctx.vault.stat(path);
   if (info === null) throw new NotFoundError(path);
   if (info.kind === 'file') throw new WrongKindError(path, 'folder');

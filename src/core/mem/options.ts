@@ -9,6 +9,12 @@ export interface MemOptions {
   /** Vault folders the agent may not touch (a user setting). */
   protectedFolders: readonly string[];
   /**
+   * Let agent code write, move and delete the files that steer git and the agent
+   * (`.gitignore`, `.gitattributes`, `.gitmodules`, the vault's `AGENTS.md`). A user setting;
+   * default false.
+   */
+  editProtectedFiles: boolean;
+  /**
    * Validate `.md` content against Logseq's block rules before writing. When not given, on if
    * the vault has `logseq/config.edn`.
    */
@@ -32,6 +38,7 @@ export interface MemOptions {
 export const DEFAULT_MEM_OPTIONS: MemOptions = {
   configDir: DEFAULT_PATH_POLICY.configDir,
   protectedFolders: DEFAULT_PATH_POLICY.protectedFolders,
+  editProtectedFiles: false,
   logseq: false,
   maxReadBytes: 4 * 1024 * 1024,
   maxWriteBytes: 4 * 1024 * 1024,

@@ -1,5 +1,5 @@
-import { requirePath } from '../validate';
 import { readTextFile } from './fileAccess';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -16,6 +16,6 @@ import type { MemContext } from './MemContext';
  * return plan.split('\n').length;
  */
 export async function readFile(ctx: MemContext, filePath: string): Promise<string> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'read');
   return readTextFile(ctx, path);
 }

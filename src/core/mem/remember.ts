@@ -6,6 +6,7 @@ import { normalizeTags } from '../memory/normalizeTags';
 import { describeValue, requirePath, requireString } from '../validate';
 import { checkContent, verifyWritten } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { resolvePath } from './resolvePath';
 
 const MAX_CONTENT_CHARS = 20_000;
 const MAX_TAGS = 20;
@@ -33,7 +34,8 @@ export async function remember(ctx: MemContext, content: string, tags?: string[]
   if (tags !== undefined && (!Array.isArray(tags) || tags.length > MAX_TAGS || !tags.every((tag) => typeof tag === 'string' && tag.length <= 100))) {
     throw new InvalidArgumentError('tags', `an array of at most ${MAX_TAGS} tag strings (100 characters each)`, describeValue(tags));
   }
-  const folder = requirePath(folderPath(ctx.options.memoryFolder), ctx.policy, { allowRoot: true });
+  // Resolved first (the folder may be reached through a link): the names drawn below are new ones in it.
+  const folder = await resolvePath(ctx, folderPath(ctx.options.memoryFolder), 'write', { allowRoot: true });
   const now = new Date();
   // Memories of the same second differ by a random suffix; one taken by a call still writing
   // (its note not on disk yet) counts as taken, or two calls could draw it and one note be lost.

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, NotFoundError } from '../errors';
-import { walkFiles } from '../ports';
-import { requirePath } from '../validate';
+import { entriesAt } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { refuseProtectedFiles, resolvePath } from './resolvePath';
 
 /**
  * Renames or moves a file or folder, creating the destination's parent folders. Never replaces
@@ -17,8 +17,8 @@ import type { MemContext } from './MemContext';
  * await mem.rename('Inbox/meeting.md', 'Meetings/2026-11-21 Planning.md');
  */
 export async function rename(ctx: MemContext, oldPath: string, newPath: string): Promise<boolean> {
-  const from = requirePath(oldPath, ctx.policy);
-  const to = requirePath(newPath, ctx.policy);
+  const from = await resolvePath(ctx, oldPath, 'remove');
+  const to = await resolvePath(ctx, newPath, 'write');
   if (from === to) {
     if ((await ctx.vault.stat(from)) === null) throw new NotFoundError(from);
     return true;
@@ -26,10 +26,10 @@ export async function rename(ctx: MemContext, oldPath: string, newPath: string):
   if (to.toLowerCase().startsWith(`${from.toLowerCase()}/`)) {
     throw new InvalidArgumentError('newPath', `a path outside "${from}"`, `"${to}", inside it`);
   }
-  const info = await ctx.vault.stat(from);
-  if (info === null) throw new NotFoundError(from);
-  const moved = info.kind === 'file' ? [from] : await walkFiles(ctx.vault, from);
+  const moved = await entriesAt(ctx, from);
+  if (moved === null) throw new NotFoundError(from);
   const arriving = moved.map((path) => to + path.slice(from.length));
+  refuseProtectedFiles(ctx, [...moved, ...arriving], from);
   await ctx.writeSet.track([...moved, ...arriving], () => ctx.vault.rename(from, to));
   return true;
 }

@@ -1,7 +1,8 @@
 import { MatchCountError } from '../errors';
-import { requirePath, requireString } from '../validate';
+import { requireString } from '../validate';
 import { checkContent, verifyWritten } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { resolvePath } from './resolvePath';
 
 /**
  * Replaces exactly one occurrence of `search` in a file with `replacement`. The search text is
@@ -26,7 +27,7 @@ export async function replaceInFile(
   search: string,
   replacement: string,
 ): Promise<boolean> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'write');
   const needle = requireString(search, 'search', { nonEmpty: true });
   const insert = requireString(replacement, 'replacement');
   const written = await ctx.writeSet.track([path], () =>

@@ -1,7 +1,8 @@
 import { ConflictError } from '../errors';
-import { requirePath, requireString } from '../validate';
+import { requireString } from '../validate';
 import { checkContent, verifyWritten } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { resolvePath } from './resolvePath';
 
 /**
  * Replaces a file's whole content only if it still equals `oldContent` (compare-and-swap), so an
@@ -26,7 +27,7 @@ export async function updateFile(
   oldContent: string,
   newContent: string,
 ): Promise<boolean> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'write');
   const expected = requireString(oldContent, 'oldContent');
   const next = requireString(newContent, 'newContent');
   checkContent(ctx, path, next, 'newContent');

@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '../errors';
 import { workingMemoryStore, type WorkingMemoryLocation, type WorkingMemorySize } from '../memory/workingMemoryStore';
 import type { WorkingValue } from '../memory/workingMemoryTree';
-import { describeValue, requirePath } from '../validate';
+import { describeValue } from '../validate';
+import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
 /**
@@ -25,7 +26,7 @@ import type { MemContext } from './MemContext';
  * const todo = await mem.workingMemory('list', '/tasks/todo');
  */
 export async function workingMemory(ctx: MemContext, operation: 'get' | 'set' | 'remove' | 'list' | 'move', path: string, value?: unknown): Promise<WorkingValue | string[] | WorkingMemorySize> {
-  const location = workingMemoryLocation(ctx);
+  const location = await workingMemoryLocation(ctx);
   switch (operation) {
     case 'get':
       return workingMemoryStore.get(location, path);
@@ -43,11 +44,11 @@ export async function workingMemory(ctx: MemContext, operation: 'get' | 'set' | 
   }
 }
 
-export function workingMemoryLocation(ctx: MemContext): WorkingMemoryLocation {
+export async function workingMemoryLocation(ctx: MemContext): Promise<WorkingMemoryLocation> {
   return {
     vault: ctx.vault,
     writeSet: ctx.writeSet,
-    note: requirePath(ctx.options.workingMemoryNote, ctx.policy),
+    note: await resolvePath(ctx, ctx.options.workingMemoryNote, 'write'),
     charLimit: ctx.options.workingMemoryCharLimit,
     childLimit: ctx.options.workingMemoryChildLimit,
   };

@@ -1,7 +1,8 @@
 import { WrongKindError } from '../errors';
-import { requirePath, requireString } from '../validate';
+import { requireString } from '../validate';
 import { checkContent, verifyWritten } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { resolvePath } from './resolvePath';
 
 /**
  * Writes a file, creating it and any missing parent folders, or replacing it whole if it exists.
@@ -19,7 +20,7 @@ import type { MemContext } from './MemContext';
  * await mem.writeFile('People/Ada Lovelace.md', '---\ntags: [person]\n---\n# Ada Lovelace\n');
  */
 export async function writeFile(ctx: MemContext, filePath: string, content: string): Promise<boolean> {
-  const path = requirePath(filePath, ctx.policy);
+  const path = await resolvePath(ctx, filePath, 'write');
   const text = requireString(content, 'content');
   checkContent(ctx, path, text);
   const before = await ctx.vault.stat(path);

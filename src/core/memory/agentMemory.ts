@@ -50,9 +50,9 @@ export function createAgentMemory(mem: Mem, context: MemContext): AgentMemory {
       return shown === 0 ? null : text;
     },
     async workingMemory() {
-      const location = workingMemoryLocation(context);
-      const limits = `at most ${location.charLimit} characters, ${location.childLimit} children per node`;
+      const limits = `at most ${context.options.workingMemoryCharLimit} characters, ${context.options.workingMemoryChildLimit} children per node`;
       try {
+        const location = await workingMemoryLocation(context);
         const tree = await readWorkingTree(location);
         const size = sizeOf(tree);
         const body = Object.keys(tree).length === 0 ? '(empty)' : `\`\`\`yaml\n${stringify(tree, { lineWidth: 0 })}\`\`\``;

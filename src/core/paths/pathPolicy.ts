@@ -14,8 +14,9 @@
  *  4. Normalize: NFC, `\` → `/`, repeated `/` collapsed, `.` names dropped, trailing `/` dropped.
  *  5. `traversal`: a name made only of dots (and spaces) with at least two dots, in any spelling:
  *     plain, percent-encoded (any depth), or a Unicode look-alike that NFKC turns into dots.
- *  6. `protected-folder`: `.git`, `.trash` and `policy.configDir` at any depth, and each of
- *     `policy.protectedFolders` as a prefix from the vault root. Compared case-insensitively after
+ *  6. `protected-folder`: `.git`, `.trash`, the volume trash folders (`.Trash-1000`, `.Trashes`,
+ *     `$RECYCLE.BIN`) and `policy.configDir` at any depth, and each of `policy.protectedFolders`
+ *     as a prefix from the vault root. Compared case-insensitively after
  *     NFKC, percent-decoding, dropping invisible characters, an NTFS `:stream` suffix and trailing
  *     dots and spaces; the NTFS short name (`GIT~1`) counts as the folder.
  *  7. `forbidden-character`: one of `* " < > : | ?` in a name.
@@ -54,8 +55,15 @@ const MAX_PATH_CHARS = 1024;
 const MAX_NAME_BYTES = 255;
 /** Percent-decoding rounds before a name is refused as hostile; a 255-byte name needs at most 85. */
 const MAX_DECODE_ROUNDS = 128;
-/** Folders refused at any depth, whatever the policy says. */
-const ALWAYS_PROTECTED = ['.git', '.trash'] as const;
+/** Folders refused at any depth, whatever the policy says: git's data and the trash folders. */
+const ALWAYS_PROTECTED = ['.git', '.trash', '.Trashes', '$RECYCLE.BIN'] as const;
+/** The per-user trash folders Linux desktops make on removable volumes: `.Trash-1000`. */
+const VOLUME_TRASH = /^\.trash-\d+$/;
+/**
+ * Characters Obsidian accepts in a file name but cannot link to (`[[a#b]]` means heading `b` of
+ * `a`): refused in new names, so every note the agent creates can be linked.
+ */
+const UNLINKABLE_CHARACTERS = '#^[]|';
 /** Characters Obsidian forbids in file names (`\` and `/` are separators by now). */
 const FORBIDDEN_CHARACTERS = '*"<>:|?';
 const RESERVED_NAMES: ReadonlySet<string> = new Set([
@@ -420,10 +428,23 @@ function findProtectedFolder(keys: readonly string[], policy: PathPolicy): strin
     const folderKey = toFolderKey(single);
     if (keys.some((key) => namesFolder(key, folderKey))) return folder;
   }
+  const volumeTrash = keys.find((key) => VOLUME_TRASH.test(key));
+  if (volumeTrash !== undefined) return volumeTrash;
   for (const folder of fromRoot) {
     const prefix = folderKeys(folder);
     if (prefix.length === 0 || prefix.length > keys.length) continue;
     if (prefix.every((folderKey, i) => namesFolder(keys[i] ?? '', toFolderKey(folderKey)))) return folder;
+  }
+  return undefined;
+}
+
+/**
+ * The first character of `name` that a wikilink cannot contain (`#`, `^`, `[`, `]`, `|`), if any.
+ * Only new names are held to this: existing notes with such names stay readable.
+ */
+export function findUnlinkableCharacter(name: string): string | undefined {
+  for (const character of name) {
+    if (UNLINKABLE_CHARACTERS.includes(character)) return character;
   }
   return undefined;
 }

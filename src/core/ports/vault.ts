@@ -26,7 +26,11 @@ export interface VaultPort {
   /** A human-readable name for the vault root: its absolute folder where there is one. */
   readonly root: string;
   readText(path: string): Promise<string>;
-  readBinary(path: string): Promise<Uint8Array>;
+  /**
+   * The file's bytes; with `maxBytes`, at most that many from its start (where the platform can
+   * read part of a file, the rest is never loaded).
+   */
+  readBinary(path: string, options?: ReadOptions): Promise<Uint8Array>;
   write(path: string, data: string): Promise<void>;
   writeBinary(path: string, data: Uint8Array): Promise<void>;
   /**
@@ -63,6 +67,11 @@ export interface VaultPort {
   readLink(path: string): Promise<string | null>;
   /** Subscribes to changes; returns the function that unsubscribes. */
   onChange(listener: VaultChangeListener): () => void;
+}
+
+export interface ReadOptions {
+  /** Read at most this many bytes from the start of the file. */
+  maxBytes?: number;
 }
 
 export interface VaultStat {

@@ -62,7 +62,7 @@ describe('createMem', () => {
   });
 
   it('serialises errors with code, message and data', async () => {
-    const broken = { stat: () => Promise.resolve(null), root: '/v' } as unknown as VaultPort;
+    const broken = { stat: () => Promise.resolve(null), readLink: () => Promise.resolve(null), root: '/v' } as unknown as VaultPort;
     const { mem } = createMem(broken, DEFAULT_MEM_OPTIONS);
     const error: unknown = await mem.readFile('gone.md').catch((e: unknown) => e);
     const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;

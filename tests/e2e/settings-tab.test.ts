@@ -128,11 +128,14 @@ describe('the settings tab (headless Chromium)', () => {
     await row('Protected folders').locator('textarea').fill('Private\n../etc\nJournal/');
     expect(await row('Protected folders').locator('.setting-item-description').textContent()).toBe('Not vault folders, so left out: ../etc');
     await row('Mark agent changes in the editor').locator('input').uncheck();
+    expect(await row('Let the agent edit git and instruction files').locator('input').isChecked()).toBe(false);
+    await row('Let the agent edit git and instruction files').locator('input').check();
     await row('Logseq mode').locator('select').selectOption('on');
     expect(await lastSaved()).toMatchObject({
       budgets: { maxTurns: 25, timeMs: 600_000 },
       protectedFolders: ['Private', 'Journal'],
       changeMarkers: false,
+      editProtectedFiles: true,
       logseqMode: 'on',
     });
   });

@@ -275,6 +275,14 @@ export class RecursaSettingTab extends PluginSettingTab {
           }),
       },
       {
+        name: 'Let the agent edit git and instruction files',
+        desc: 'Off: the agent may read .gitignore, .gitattributes, .gitmodules and the vault\'s AGENTS.md but not change, move or delete them, so a note it read cannot make it hide files from history or rewrite its own instructions.',
+        render: (setting) =>
+          setting.addToggle((toggle) =>
+            toggle.setValue(this.settings.editProtectedFiles).onChange(async (value) => this.change({ ...this.settings, editProtectedFiles: value })),
+          ),
+      },
+      {
         name: 'Logseq mode',
         desc: 'Keep notes valid for Logseq (every line a block). Automatic turns it on when the vault has a Logseq configuration.',
         render: (setting) =>

@@ -40,6 +40,8 @@ export interface RecursaSettings {
   logseqMode: LogseqMode;
   /** Vault folders the agent may not touch, vault-relative, normalized. */
   protectedFolders: string[];
+  /** Let the agent change `.gitignore`, `.gitattributes`, `.gitmodules` and the vault's `AGENTS.md`. */
+  editProtectedFiles: boolean;
   /** Added to the system prompt after the built-in rules and `AGENTS.md`. */
   customInstructions: string;
   /** Mark the lines the agent changed in the editor. */
@@ -96,6 +98,7 @@ export function defaultSettings(): RecursaSettings {
     gitAuthor: { ...DEFAULT_GIT_AUTHOR },
     logseqMode: 'auto',
     protectedFolders: [],
+    editProtectedFiles: false,
     customInstructions: '',
     changeMarkers: true,
     memoryFolder: DEFAULT_MEM_OPTIONS.memoryFolder,
@@ -147,6 +150,7 @@ function readSettings(raw: unknown): LoadedSettings {
     gitAuthor: readIdentity(data.gitAuthor),
     logseqMode: data.logseqMode === 'on' || data.logseqMode === 'off' || data.logseqMode === 'auto' ? data.logseqMode : defaults.logseqMode,
     protectedFolders: parseProtectedFolders(data.protectedFolders),
+    editProtectedFiles: data.editProtectedFiles === true,
     customInstructions: typeof data.customInstructions === 'string' ? data.customInstructions.slice(0, MAX_INSTRUCTIONS_CHARS) : '',
     changeMarkers: typeof data.changeMarkers === 'boolean' ? data.changeMarkers : defaults.changeMarkers,
     memoryFolder: readFolder(data.memoryFolder) ?? defaults.memoryFolder,
@@ -386,6 +390,7 @@ export function toAgentSettings(settings: RecursaSettings, apiKey: string | null
 export function toMemOptions(settings: RecursaSettings): Partial<MemOptions> {
   return {
     protectedFolders: [...settings.protectedFolders],
+    editProtectedFiles: settings.editProtectedFiles,
     ...(settings.logseqMode === 'auto' ? {} : { logseq: settings.logseqMode === 'on' }),
     memoryFolder: settings.memoryFolder,
     workingMemoryNote: settings.workingMemoryNote,

@@ -39,6 +39,7 @@ describe('defaultSettings', () => {
       workingMemoryCharLimit: 2048,
       workingMemoryChildLimit: 8,
       protectedFolders: [],
+      editProtectedFiles: false,
       customInstructions: '',
     });
   });
@@ -99,6 +100,7 @@ describe('loadSettings', () => {
         protectedFolders: ['../etc', '/abs', 'Private/', 'Private', '.obsidian', '', 7, 'Work//Clients'],
         customInstructions: { text: 'no' },
         changeMarkers: 'yes',
+        editProtectedFiles: 'yes',
         memoryFolder: '../outside',
         workingMemoryNote: 'Scratch/Working',
         workingMemoryCharLimit: 10,
@@ -120,6 +122,7 @@ describe('loadSettings', () => {
       expect(settings.protectedFolders).toEqual(['Private', 'Work/Clients']);
       expect(settings.customInstructions).toBe('');
       expect(settings.changeMarkers).toBe(true);
+      expect(settings.editProtectedFiles).toBe(false);
       expect(settings.memoryFolder).toBe('Memories/');
       expect(settings.workingMemoryNote).toBe('Scratch/Working.md');
       expect(settings.workingMemoryCharLimit).toBe(NUMBER_LIMITS.workingMemoryCharLimit.min);
@@ -269,9 +272,11 @@ describe('toMemOptions', () => {
   it('passes protected folders and memory options, and leaves Logseq to the vault in auto mode', () => {
     const settings = defaultSettings();
     settings.protectedFolders = ['Private'];
+    settings.editProtectedFiles = true;
     const options = toMemOptions(settings);
     expect(options).toEqual({
       protectedFolders: ['Private'],
+      editProtectedFiles: true,
       memoryFolder: 'Memories/',
       workingMemoryNote: 'Memories/Working memory.md',
       workingMemoryCharLimit: 2048,

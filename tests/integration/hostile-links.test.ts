@@ -1,7 +1,11 @@
-import { lstat, mkdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RevertConflictError } from '../../src/core/errors';
 import type { Mem } from '../../src/core/mem';
+import { rejectionOf } from '../helpers/errors';
+import { gitCli } from '../helpers/gitCli';
+import { useGitVault } from '../helpers/gitVault';
 import { LINK_RUNTIMES, useMemFixture } from '../helpers/memHarness';
 import { useTempDir } from '../helpers/tempVault';
 
@@ -142,5 +146,23 @@ describe.each(LINK_RUNTIMES)('symbolic links in the vault ($name)', (runtime) =>
       expect(await vault.disk('Real/new.md')).toBe('new\n');
       expect(await vault.mem.listFiles('Links/rel')).toEqual(['Real/new.md', 'Real/note.md']);
     });
+  });
+});
+
+describe.each(LINK_RUNTIMES)('undoing through a link ($name)', (runtime) => {
+  const vault = useGitVault(runtime);
+  const outside = useTempDir('recursa-outside-');
+
+  it('refuses to revert a file whose folder has since become a link, writing nothing anywhere', async () => {
+    await vault.mem.writeFile('Work/plan.md', 'plan\n');
+    const hash = await vault.mem.commitChanges('Plan');
+    // Someone (a sync, a script) swaps the folder for a link to a folder outside with the same file.
+    await rename(join(vault.dir, 'Work'), join(vault.dir, 'Work-old'));
+    await writeFile(join(outside.dir, 'plan.md'), 'plan\n');
+    await symlink(outside.dir, join(vault.dir, 'Work'));
+    const error = await rejectionOf(() => vault.mem.revertCommit(hash), RevertConflictError);
+    expect(error.data).toMatchObject({ paths: ['Work/plan.md'] });
+    expect(await readFile(join(outside.dir, 'plan.md'), 'utf8')).toBe('plan\n');
+    expect(gitCli(vault.dir, 'log', '-1', '--format=%s')).toContain('Plan');
   });
 });

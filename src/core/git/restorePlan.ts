@@ -1,3 +1,4 @@
+import { resolveLinks } from '../paths/resolveLinks';
 import { decodeText } from '../text/decodeText';
 import { compareCodePoints } from '../util/compareCodePoints';
 import type { GitRepository } from './repository';
@@ -8,8 +9,9 @@ import { mergeLines } from './threeWayMerge';
  * undone change left) to `target` (what was there before it) is applied to `current` (what is
  * there now) — whole when the file is still as the change left it, line by line (3-way) when it
  * was edited since, and not at all (a conflict) when the edits touch the same lines or the file is
- * binary (as `decodeText` judges it; a byte-order mark is kept). `revertCommit`, `discardChanges`
- * and checkpoints share it.
+ * binary (as `decodeText` judges it; a byte-order mark is kept), or is now reached through a
+ * symbolic link (a restore never writes through one, wherever it leads). `revertCommit`,
+ * `discardChanges` and checkpoints share it.
  */
 
 /** A planned write: the new bytes of a file, or null to remove it. */
@@ -37,6 +39,11 @@ export async function planRestore(
   const writes: PlannedWrite[] = [];
   const conflicts: string[] = [];
   for (const path of paths) {
+    const resolution = await resolveLinks(repo.vault, path, { followLast: true });
+    if (resolution.kind !== 'inside' || resolution.path !== path) {
+      conflicts.push(path);
+      continue;
+    }
     const { base, target, current } = await sides(path);
     if (current === target) continue;
     if (current === base) {

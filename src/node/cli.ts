@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AgentEvent } from '../core/agent/runAgent';
 import type { ProviderSettings } from '../core/llm/types';
+import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
 import { ask } from './ask';
 import { createNodeVaultRegistry } from './nodeVaultRegistry';
 import { recallCommand, rememberCommand } from './memoryCommands';
@@ -46,6 +47,19 @@ arguments.
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
+/** What the command line was given that must never be printed: API keys, credentials in base URLs. */
+const secrets: string[] = [process.env.RECURSA_API_KEY ?? '', ...secretsInUrl(process.env.RECURSA_BASE_URL)];
+
+/** Writes to standard output, with every secret redacted. */
+function out(text: string): void {
+  process.stdout.write(redactSecrets(text, secrets));
+}
+
+/** Writes to standard error, with every secret redacted. */
+function err(text: string): void {
+  process.stderr.write(redactSecrets(text, secrets));
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -75,8 +89,9 @@ async function main(argv: string[]): Promise<number> {
     return usageError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
+  secrets.push(values['api-key'] ?? '', ...secretsInUrl(values['base-url']));
   if (values.help === true) {
-    process.stdout.write(`${USAGE}\n`);
+    out(`${USAGE}\n`);
     return 0;
   }
   const [command, file, ...extra] = positionals;
@@ -100,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const result = await runScript(values.vault, code, { commit: values.commit, limits: timeMs === undefined ? {} : { timeMs } });
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    out(`${JSON.stringify(result, null, 2)}\n`);
     return result.ok ? 0 : 1;
   } catch (error) {
     // Could not open the vault or commit: not the code's fault, so not exit code 1.
@@ -147,19 +162,19 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
   const onEvent = (event: AgentEvent): void => {
     if (event.type === 'think') lastThink = event.text;
     if (event.type === 'state' && event.state !== 'thinking' && lastThink !== '') {
-      process.stderr.write(`… ${lastThink}\n`);
+      err(`… ${lastThink}\n`);
       lastThink = '';
     }
-    if (event.type === 'commit') process.stderr.write(`✓ committed ${event.hash.slice(0, 7)}\n`);
+    if (event.type === 'commit') err(`✓ committed ${event.hash.slice(0, 7)}\n`);
   };
   try {
     const memory = values['memory-folder'] === undefined ? undefined : { memoryFolder: values['memory-folder'] };
     const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent, memory, vaultRegistry: registry() });
     if (outcome.state === 'completed' && outcome.reply !== null) {
-      process.stdout.write(`${outcome.reply}\n`);
+      out(`${outcome.reply}\n`);
       return 0;
     }
-    process.stderr.write(`recursa: the run ${outcome.state}: ${outcome.error ?? 'no reply'}\n`);
+    err(`recursa: the run ${outcome.state}: ${outcome.error ?? 'no reply'}\n`);
     return 1;
   } catch (error) {
     return usageError(error instanceof Error ? error.message : String(error));
@@ -167,7 +182,7 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`recursa: ${message}\n\n${USAGE}\n`);
+  err(`recursa: ${message}\n\n${USAGE}\n`);
   return 2;
 }
 
@@ -177,4 +192,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2)).catch((error: unknown) => {
+  // Printed here, not by Node: Node would print the message and stack as they are, secrets included.
+  err(`recursa: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
+});

@@ -3,6 +3,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports/http';
+import { redactSecrets } from '../core/text/redactSecrets';
 
 /** The parts of Node's `http` and `https` modules the transport uses. */
 export interface NodeHttpModules {
@@ -35,7 +36,7 @@ function nodeRequest(modules: NodeHttpModules, request: HttpRequest): Promise<Ht
     try {
       url = new URL(request.url);
     } catch {
-      reject(new HttpTransportError('unreachable', `"${request.url}" is not a URL`));
+      reject(new HttpTransportError('unreachable', `"${redactSecrets(request.url)}" is not a URL`));
       return;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -106,7 +107,7 @@ async function* readBody(
 function fromNodeError(error: unknown, url: URL, afterResponse: boolean): HttpTransportError {
   if (error instanceof HttpTransportError) return error;
   const code = errorCode(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = redactSecrets(error instanceof Error ? error.message : String(error));
   switch (code) {
     case 'ECONNREFUSED':
       return new HttpTransportError('unreachable', `connection refused by ${url.host}`);

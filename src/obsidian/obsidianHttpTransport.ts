@@ -1,5 +1,6 @@
 import { Platform, requestUrl } from 'obsidian';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports/http';
+import { redactSecrets } from '../core/text/redactSecrets';
 import { createHttpModuleTransport, type NodeHttpModules } from '../node/nodeHttpTransport';
 
 /**
@@ -56,7 +57,7 @@ async function requestWhole(request: HttpRequest): Promise<HttpResponse> {
   try {
     url = new URL(request.url);
   } catch {
-    throw new HttpTransportError('unreachable', `"${request.url}" is not a URL`);
+    throw new HttpTransportError('unreachable', `"${redactSecrets(request.url)}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HttpTransportError('unreachable', `unsupported protocol ${url.protocol}`);
   const { signal } = request;
@@ -113,7 +114,7 @@ async function* wholeBody(bytes: Uint8Array, signal: AbortSignal | undefined): A
  * (`net::ERR_CONNECTION_REFUSED`, `net::ERR_CONNECTION_RESET`…), the WebView's on mobile.
  */
 function fromRequestUrlError(error: unknown, url: URL): HttpTransportError {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = redactSecrets(error instanceof Error ? error.message : String(error));
   if (/TIMED_OUT|timed out|timeout/i.test(detail)) return new HttpTransportError('timeout', `connecting to ${url.host} timed out (${detail})`);
   if (/ERR_CONNECTION_(RESET|CLOSED|ABORTED)|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE/.test(detail)) {
     return new HttpTransportError('broken', `the connection to ${url.host} closed before the response was complete (${detail})`);

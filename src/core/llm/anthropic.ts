@@ -6,6 +6,7 @@ import {
   field,
   parseEventJson,
   postCompletion,
+  providerContext,
   type ProviderContext,
   type RetryOptions,
 } from './httpErrors';
@@ -31,7 +32,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 export function createAnthropicProvider(settings: ProviderSettings, transport: HttpTransport, retry: RetryOptions = {}): LlmProvider {
   const baseUrl = (settings.baseUrl.trim() || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const apiKey = settings.apiKey?.trim() ?? '';
-  const context: ProviderContext = { provider: 'anthropic', baseUrl, model: settings.model, hasKey: apiKey !== '' };
+  const context = providerContext('anthropic', baseUrl, settings.model, apiKey);
   const url = baseUrl.endsWith('/v1') ? `${baseUrl}/messages` : `${baseUrl}/v1/messages`;
 
   return {

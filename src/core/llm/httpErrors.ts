@@ -1,4 +1,5 @@
-import { ProviderError } from '../errors/ProviderError';
+import { ProviderError, type ProviderErrorDetails, type ProviderErrorKind } from '../errors/ProviderError';
+import { redactSecrets, secretsInUrl } from '../text/redactSecrets';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../ports/http';
 import { parseSse, type SseEvent } from './sse';
 import type { Completion, CompletionOptions } from './types';
@@ -11,6 +12,18 @@ export interface ProviderContext {
   baseUrl: string;
   model: string;
   hasKey: boolean;
+  /** What must never appear in an error: the API key, the base URL's user name and password. */
+  secrets?: readonly string[];
+}
+
+/**
+ * The context for messages about `baseUrl`: the URL as shown has its credentials and secret
+ * parameters masked, and the key and those credentials are redacted wherever they turn up
+ * (a server may echo them).
+ */
+export function providerContext(provider: string, baseUrl: string, model: string, apiKey: string): ProviderContext {
+  const secrets = [apiKey, ...secretsInUrl(baseUrl)];
+  return { provider, baseUrl: redactSecrets(baseUrl, secrets), model, hasKey: apiKey !== '', secrets };
 }
 
 /** How a provider waits between retries; every field has a default (tests replace them). */
@@ -250,10 +263,10 @@ export function errorFromStatus(status: number, body: string, headers: Record<st
     const message = context.hasKey
       ? `The API key was refused (${status}) by ${url}. Check the key in Recursa's settings.${said}`
       : `${url} requires an API key (${status}). Add one in Recursa's settings.${said}`;
-    return new ProviderError('auth', message, base);
+    return providerError(context, 'auth', message, base);
   }
   if (status === 404 || (status >= 400 && status < 500 && status !== 429 && mentionsMissingModel(serverMessage, code))) {
-    return new ProviderError(
+    return providerError(context, 
       'model-not-found',
       `The model "${context.model}" was not found at ${url} (${status}). Check the model name and the base URL in Recursa's settings.${said}`,
       base,
@@ -262,32 +275,32 @@ export function errorFromStatus(status: number, body: string, headers: Record<st
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headers);
     if (code === 'insufficient_quota') {
-      return new ProviderError(
+      return providerError(context, 
         'rate-limit',
         `${url} refused the request for lack of quota (429). Check your plan and billing with the provider.${said}`,
         { ...base, retryable: false },
       );
     }
-    return new ProviderError(
+    return providerError(context, 
       'rate-limit',
       `${url} is limiting requests (429). Wait a minute and try again, or check your plan's rate limits.${said}`,
       { ...base, retryAfterMs },
     );
   }
   if (status === 408) {
-    return new ProviderError('timeout', `${url} timed out waiting for the request (408). Try again.${said}`, base);
+    return providerError(context, 'timeout', `${url} timed out waiting for the request (408). Try again.${said}`, base);
   }
   if (status >= 400 && status < 500) {
-    return new ProviderError(
+    return providerError(context, 
       'bad-request',
       `${url} rejected the request (${status})${serverMessage === undefined ? '' : `: "${serverMessage}"`}. Check the model and its settings in Recursa's settings.`,
       base,
     );
   }
   if (status >= 500) {
-    return new ProviderError('server', `${url} had a server error (${status}). Try again in a moment.${said}`, base);
+    return providerError(context, 'server', `${url} had a server error (${status}). Try again in a moment.${said}`, base);
   }
-  return new ProviderError('bad-response', `${url} answered with an unexpected status (${status}). Check the base URL in Recursa's settings.`, base);
+  return providerError(context, 'bad-response', `${url} answered with an unexpected status (${status}). Check the base URL in Recursa's settings.`, base);
 }
 
 /**
@@ -304,13 +317,13 @@ export function toProviderError(error: unknown, context: ProviderContext, signal
       case 'aborted':
         return cancelled(context);
       case 'timeout':
-        return new ProviderError(
+        return providerError(context, 
           'timeout',
           `No answer from ${context.baseUrl} in time (${detail}). The server may be busy or still loading the model; try again, or raise the timeout in Recursa's settings.`,
           { ...base, transport: 'timeout' },
         );
       case 'broken':
-        return new ProviderError('server', `The connection to ${context.baseUrl} broke (${detail}). Try again in a moment.`, {
+        return providerError(context, 'server', `The connection to ${context.baseUrl} broke (${detail}). Try again in a moment.`, {
           ...base,
           transport: 'broken',
         });
@@ -318,7 +331,7 @@ export function toProviderError(error: unknown, context: ProviderContext, signal
         break;
     }
   }
-  return new ProviderError(
+  return providerError(context, 
     'unreachable',
     `Could not reach ${context.baseUrl} (${detail}). Check the base URL in Recursa's settings and that the server is running.`,
     { ...base, transport: 'unreachable' },
@@ -328,7 +341,7 @@ export function toProviderError(error: unknown, context: ProviderContext, signal
 /** An answer that is not what the wire format promises: a web page, truncated JSON, a missing field. */
 export function badResponse(context: ProviderContext, what: string, sample?: string): ProviderError {
   const shown = sample === undefined ? '' : ` It began: "${shorten(sample)}".`;
-  return new ProviderError(
+  return providerError(context, 
     'bad-response',
     `${context.baseUrl} sent ${what}, not ${context.provider === 'anthropic' ? 'an Anthropic Messages' : 'an OpenAI-compatible'} answer.${shown} Check the base URL and the provider kind in Recursa's settings.`,
     { url: context.baseUrl, model: context.model, provider: context.provider },
@@ -337,7 +350,7 @@ export function badResponse(context: ProviderContext, what: string, sample?: str
 
 /** The error for a request the caller cancelled. */
 export function cancelled(context: ProviderContext): ProviderError {
-  return new ProviderError('cancelled', `The request to ${context.baseUrl} was cancelled.`, {
+  return providerError(context, 'cancelled', `The request to ${context.baseUrl} was cancelled.`, {
     url: context.baseUrl,
     model: context.model,
     provider: context.provider,
@@ -389,4 +402,14 @@ export function field(value: unknown, name: string): unknown {
 function shorten(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= MAX_QUOTED_CHARS ? flat : `${flat.slice(0, MAX_QUOTED_CHARS - 1)}…`;
+}
+
+/** A `ProviderError` whose message, URL and quoted server message carry none of the context's secrets. */
+function providerError(context: ProviderContext, kind: ProviderErrorKind, message: string, details: ProviderErrorDetails): ProviderError {
+  const secrets = context.secrets ?? [];
+  return new ProviderError(kind, redactSecrets(message, secrets), {
+    ...details,
+    ...(details.url === undefined ? {} : { url: redactSecrets(details.url, secrets) }),
+    ...(details.serverMessage === undefined ? {} : { serverMessage: redactSecrets(details.serverMessage, secrets) }),
+  });
 }

@@ -1,5 +1,6 @@
 import { ProviderError, type ProviderErrorKind } from '../errors/ProviderError';
 import type { HttpTransport } from '../ports/http';
+import { redactSecrets, secretsInUrl } from '../text/redactSecrets';
 import { createProvider } from './createProvider';
 import type { ProviderSettings } from './types';
 
@@ -66,7 +67,7 @@ export async function testConnection(settings: ProviderSettings, transport: Http
       return { ok: false, kind: error.kind, message: error.message, ...(error.data.status === undefined ? {} : { status: error.data.status }) };
     }
     // Settings the provider refuses (an unknown kind) or a bug: still an answer, never a throw.
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = redactSecrets(error instanceof Error ? error.message : String(error), [settings.apiKey, ...secretsInUrl(settings.baseUrl)]);
     return { ok: false, kind: 'bad-request', message: `The connection could not be tested: ${detail}` };
   }
 }

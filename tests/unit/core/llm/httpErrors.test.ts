@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../../src/core/errors';
 import { createProvider } from '../../../../src/core/llm/createProvider';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelay } from '../../../../src/core/llm/httpErrors';
+import { badResponse, errorFromStatus, MAX_RETRY_AFTER_MS, parseRetryAfter, providerContext, retryDelay, toProviderError } from '../../../../src/core/llm/httpErrors';
 import type { CompletionRequest, LlmProvider, ProviderSettings } from '../../../../src/core/llm/types';
 import type { HttpTransport } from '../../../../src/core/ports/http';
 import { createNodeHttpTransport } from '../../../../src/node/nodeHttpTransport';
@@ -329,5 +329,23 @@ describe('retryDelay', () => {
     expect(failure.data).toMatchObject({ kind: 'rate-limit', retryable: false });
     expect(failure.message).toContain('lack of quota');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('the errors keep secrets out', () => {
+  it('masks the base URL and removes the key and URL credentials from every message and fact', () => {
+    const context = providerContext('openai', 'http://me:pa55word@[::1]:8080/v1?api_key=qk-123', 'm', 'sk-the-key-42');
+    expect(context.baseUrl).toBe('http://***@[::1]:8080/v1?api_key=***');
+    expect(context.hasKey).toBe(true);
+    const echoed = JSON.stringify({ error: { message: 'bad key sk-the-key-42 for me:pa55word (qk-123)' } });
+    for (const status of [401, 404, 429, 500]) {
+      const error = errorFromStatus(status, echoed, {}, context);
+      const everything = `${error.message}\n${error.stack ?? ''}\n${JSON.stringify(error)}`;
+      for (const secret of ['sk-the-key-42', 'pa55word', 'qk-123']) expect(everything, String(status)).not.toContain(secret);
+      expect(error.message).toContain('http://***@[::1]:8080/v1');
+      expect(error.data.url).toBe('http://***@[::1]:8080/v1?api_key=***');
+    }
+    expect(badResponse(context, 'a web page', '<p>key=sk-the-key-42</p>').message).not.toContain('sk-the-key-42');
+    expect(toProviderError(new Error('connect failed for http://me:pa55word@[::1]:8080'), context).message).not.toContain('pa55word');
   });
 });

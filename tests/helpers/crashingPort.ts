@@ -1,4 +1,4 @@
-import type { VaultListing, VaultPort, VaultStat, VaultChangeListener } from '../../src/core/ports';
+import type { ReadOptions, VaultListing, VaultPort, VaultStat, VaultChangeListener } from '../../src/core/ports';
 
 /** The error a `CrashingPort` throws when the simulated process dies. */
 export class SimulatedCrash extends Error {
@@ -37,8 +37,8 @@ export class CrashingPort implements VaultPort {
   readText(path: string): Promise<string> {
     return this.alive(() => this.inner.readText(path));
   }
-  readBinary(path: string): Promise<Uint8Array> {
-    return this.alive(() => this.inner.readBinary(path));
+  readBinary(path: string, options?: ReadOptions): Promise<Uint8Array> {
+    return this.alive(() => this.inner.readBinary(path, options));
   }
   exists(path: string): Promise<boolean> {
     return this.alive(() => this.inner.exists(path));

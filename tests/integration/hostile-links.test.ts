@@ -32,6 +32,7 @@ describe.each(LINK_RUNTIMES)('symbolic links in the vault ($name)', (runtime) =>
     ['replaceInFile', () => mem.replaceInFile(path, 'secret', 'changed')],
     ['getTokenCount', () => mem.getTokenCount(path)],
     ['fileExists', () => mem.fileExists(path)],
+    ['getTokenCountForPaths', () => mem.getTokenCountForPaths(['inside.md', path])],
   ];
 
   describe('leading outside the vault', () => {

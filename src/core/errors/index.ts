@@ -1,6 +1,7 @@
 export { RecursaError, isRecursaError, type ErrorData, type SerializedRecursaError } from './RecursaError';
 export { AlreadyExistsError } from './AlreadyExistsError';
 export { BinaryFileError } from './BinaryFileError';
+export { CancelledError, throwIfCancelled } from './CancelledError';
 export { ConflictError } from './ConflictError';
 export { FileTooLargeError } from './FileTooLargeError';
 export { GitBusyError } from './GitBusyError';
@@ -16,5 +17,6 @@ export { PathRefusedError, type PathRule } from './PathRefusedError';
 export { ProviderError, type ProviderErrorKind, type ProviderErrorDetails } from './ProviderError';
 export { RevertConflictError } from './RevertConflictError';
 export { WriteNotVerifiedError } from './WriteNotVerifiedError';
+export { WriteLimitError } from './WriteLimitError';
 export { WrongKindError } from './WrongKindError';
 export { fromPlatformError, isMissingPathError, platformErrorCode } from './fromPlatformError';

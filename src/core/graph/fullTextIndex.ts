@@ -88,6 +88,18 @@ export interface SavedFullText {
   postings: PostingsSnapshot;
 }
 
+/** One query term's matches by document, as MiniSearch's `executeQuery` gives them before ranking. */
+interface RawResult {
+  score: number;
+  terms: string[];
+  match: SearchResult['match'];
+}
+
+/** MiniSearch's own lookup of a query, which `search` ranks and filters. */
+interface QueryEngine {
+  executeQuery(query: string, options: { fuzzy: number }): Map<number, RawResult>;
+}
+
 /** What of MiniSearch's inside this reaches into: its term index and its document tables. */
 interface MiniSearchInternals {
   _index: AddedTerms;
@@ -180,6 +192,37 @@ export class FullTextIndex {
   }
 
   /**
+   * `query`, with the same results, looked up one query term at a time with `pause()` before each
+   * (a turn for the event loop; it may throw to stop the search): a long typo-tolerant query over a
+   * large vault takes seconds. The terms' results are combined as MiniSearch combines them (`OR`).
+   */
+  async queryInSlices(text: string, options: FullTextQuery, pause: () => Promise<unknown>): Promise<SearchResult[]> {
+    const engine = this.search as unknown as QueryEngine;
+    const combined = new Map<number, RawResult>();
+    for (const term of termsOf(text)) {
+      await pause();
+      for (const [id, result] of engine.executeQuery(term, { fuzzy: options.fuzzy })) {
+        const existing = combined.get(id);
+        if (existing === undefined) {
+          combined.set(id, result);
+          continue;
+        }
+        existing.score += result.score;
+        existing.match = Object.assign(existing.match, result.match);
+        for (const queryTerm of result.terms) if (!existing.terms.includes(queryTerm)) existing.terms.push(queryTerm);
+      }
+    }
+    const results: SearchResult[] = [];
+    for (const [id, { score, terms, match }] of combined) {
+      const path = this.internals._documentIds.get(id) as string;
+      // As MiniSearch ranks: a document matching more of the query's terms is worth more.
+      const result: SearchResult = { id: path, score: score * (terms.length || 1), terms: Object.keys(match), queryTerms: terms, match };
+      if (options.filter(path)) results.push(result);
+    }
+    return results.sort((a, b) => b.score - a.score);
+  }
+
+  /**
    * The index to save, with its documents in the order of `paths` (which must be exactly the
    * indexed notes, as `has` sees them now). Unchanged since the build or load, that is the
    * snapshot as it is; otherwise the live postings are gathered into a new one.
@@ -259,7 +302,8 @@ function internalsOf(search: MiniSearch<TermDocument>): MiniSearchInternals {
     !(internals._fieldLength instanceof Map) ||
     !Array.isArray(internals._avgFieldLength) ||
     typeof internals._documentCount !== 'number' ||
-    typeof internals._nextId !== 'number'
+    typeof internals._nextId !== 'number' ||
+    typeof (search as unknown as Partial<QueryEngine>).executeQuery !== 'function'
   ) {
     throw new Error('This MiniSearch keeps its index differently from the version the full-text index was written for.');
   }

@@ -1,5 +1,6 @@
-import { InvalidArgumentError } from '../errors';
+import { InvalidArgumentError, throwIfCancelled } from '../errors';
 import { compareCodePoints } from '../util/compareCodePoints';
+import { Slicer } from '../util/Slicer';
 
 /**
  * The graph query language behind `mem.queryGraph(query)`: a parser to a small AST and an
@@ -116,6 +117,14 @@ export interface QueryMatch {
   matches: string[];
 }
 
+/** How a query is run: cancelled through `signal`, in slices of `sliceMs` between which it yields. */
+export interface EvaluateOptions {
+  /** Aborting it stops the evaluation at its next slice, with `Cancelled`. */
+  signal?: AbortSignal;
+  /** Work between turns for the event loop (and checks of `signal`). Default 20 ms. */
+  sliceMs?: number;
+}
+
 /**
  * Evaluates a parsed query over every note of `source`.
  *
@@ -125,19 +134,28 @@ export interface QueryMatch {
  * equals the query's value ignoring case, with `[[...]]` links in either read as their page names,
  * or when both are links that resolve to the same note.
  *
- * Cost: walks every note once per term.
+ * Cost: walks every note once per term, in slices: the event loop gets a turn every `sliceMs`,
+ * and an aborted `signal` ends the evaluation there with a `CancelledError`.
  *
  * @param node a query from `parseQuery`.
  * @param source the notes and link resolution.
  * @returns the matching notes, sorted by path.
  */
-export function evaluateQuery(node: QueryNode, source: QuerySource): QueryMatch[] {
-  const evaluator = new Evaluator(source);
-  const outcome = evaluator.evaluate(node);
+export async function evaluateQuery(node: QueryNode, source: QuerySource, options: EvaluateOptions = {}): Promise<QueryMatch[]> {
+  const { signal } = options;
+  const slicer = new Slicer(options.sliceMs ?? 20, () => {
+    throwIfCancelled(signal, 'the graph query');
+    return Promise.resolve();
+  });
+  throwIfCancelled(signal, 'the graph query');
+  const evaluator = new Evaluator(source, slicer);
+  const outcome = await evaluator.evaluate(node);
   const matches: QueryMatch[] = [];
-  evaluator.notes.forEach((note, i) => {
+  for (let i = 0; i < evaluator.notes.length; i++) {
+    if ((i & PAUSE_EVERY) === PAUSE_EVERY) await slicer.maybeYield();
     const lines = outcome[i];
-    if (lines === null || lines === undefined) return;
+    if (lines === null || lines === undefined) continue;
+    const note = evaluator.notes[i] as QueryableNote;
     const wanted = [...lines].sort((a, b) => a - b);
     let values: (string | undefined)[] = [];
     if (wanted.length > 0 && note.lineTexts !== undefined) values = note.lineTexts(wanted);
@@ -146,9 +164,12 @@ export function evaluateQuery(node: QueryNode, source: QuerySource): QueryMatch[
       values = wanted.map((line) => noteLines[line]);
     }
     matches.push({ filePath: note.path, matches: values.filter((value) => value !== undefined) });
-  });
+  }
   return matches.sort((a, b) => compareCodePoints(a.filePath, b.filePath));
 }
+
+/** Notes worked through between looks at the clock (a mask: every 32 notes). */
+const PAUSE_EVERY = 0x1f;
 
 // ---------------------------------------------------------------------------------------------
 // Parsing
@@ -489,23 +510,26 @@ class Evaluator {
   private readonly resolved = new Map<string, string | null>();
   private readonly forms = new Map<(text: string) => unknown, Map<string, unknown>>();
 
-  constructor(private readonly source: QuerySource) {
+  constructor(
+    private readonly source: QuerySource,
+    private readonly slicer: Slicer,
+  ) {
     this.notes = [...source.notes()];
   }
 
-  evaluate(node: QueryNode): Outcome {
+  async evaluate(node: QueryNode): Promise<Outcome> {
     switch (node.kind) {
       case 'and': {
-        const left = this.evaluate(node.left);
-        const right = this.evaluate(node.right);
+        const left = await this.evaluate(node.left);
+        const right = await this.evaluate(node.right);
         return left.map((lines, i) => {
           const other = right[i];
           return lines && other ? union(lines, other) : null;
         });
       }
       case 'or': {
-        const left = this.evaluate(node.left);
-        const right = this.evaluate(node.right);
+        const left = await this.evaluate(node.left);
+        const right = await this.evaluate(node.right);
         return left.map((lines, i) => {
           const other = right[i] ?? null;
           if (lines && other) return union(lines, other);
@@ -513,7 +537,7 @@ class Evaluator {
         });
       }
       case 'not':
-        return this.evaluate(node.operand).map((lines) => (lines ? null : NO_LINES));
+        return (await this.evaluate(node.operand)).map((lines) => (lines ? null : NO_LINES));
       case 'property':
         return this.byLines(this.propertyLines(node.key, node.value));
       case 'outgoing-link':
@@ -556,12 +580,15 @@ class Evaluator {
     return value as T;
   }
 
-  /** A note matches when `lines` finds at least one line. */
-  private byLines(lines: (note: QueryableNote) => number[]): Outcome {
-    return this.notes.map((note) => {
-      const found = lines(note);
-      return found.length > 0 ? new Set(found) : null;
-    });
+  /** A note matches when `lines` finds at least one line. The notes are worked through in slices. */
+  private async byLines(lines: (note: QueryableNote) => number[]): Promise<Outcome> {
+    const outcome: Outcome = [];
+    for (let i = 0; i < this.notes.length; i++) {
+      if ((i & PAUSE_EVERY) === PAUSE_EVERY) await this.slicer.maybeYield();
+      const found = lines(this.notes[i] as QueryableNote);
+      outcome.push(found.length > 0 ? new Set(found) : null);
+    }
+    return outcome;
   }
 
   /** The lines of a note's properties with `key` (and `value`, when given). */

@@ -3,6 +3,7 @@ import type { GraphIndex } from '../graph/GraphIndex';
 import type { PathPolicy } from '../paths/pathPolicy';
 import type { VaultPort, VaultRegistry } from '../ports';
 import type { MemOptions } from './options';
+import type { RunScope } from './runScope';
 import type { WriteSet } from './WriteSet';
 
 /** Who is acting through `mem` right now; the agent loop sets `runId` for each run. */
@@ -14,7 +15,11 @@ export interface MemSession {
   activeNote?: () => string | null;
 }
 
-/** What every `mem` operation works with. Built once per vault by `createMem`. */
+/**
+ * What every `mem` operation works with. Built once per vault by `createMem`; a sandbox run's calls
+ * get a copy bound to the run (`MemInstance.forRun`), whose `vault` checks the run's signal and
+ * charges its write budget.
+ */
 export interface MemContext {
   readonly vault: VaultPort;
   readonly options: MemOptions;
@@ -27,4 +32,6 @@ export interface MemContext {
   readonly session: MemSession;
   /** The other vaults on this device, for `recall({ scope: 'all' })`; null or absent on mobile. */
   readonly vaultRegistry?: VaultRegistry | null;
+  /** The sandbox run the call belongs to; absent outside runs. Long work checks `run.signal` between slices. */
+  readonly run?: RunScope;
 }

@@ -1,6 +1,8 @@
 import { IoError, isRecursaError } from '../errors';
 import { pathPolicyOf, type MemOptions } from './options';
 import type { MemContext, MemSession } from './MemContext';
+import type { RunScope } from './runScope';
+import { RunVault } from './runVault';
 import type { VaultPort, VaultRegistry } from '../ports';
 import { WriteSet } from './WriteSet';
 import type { GitService } from '../git/GitService';
@@ -82,6 +84,33 @@ export const MEM_METHOD_NAMES = Object.keys(MEM_OPERATIONS) as MemMethodName[];
 export interface MemInstance {
   mem: Mem;
   context: MemContext;
+  /**
+   * The same `mem` bound to one sandbox run: each call's vault work stops with `Cancelled` once
+   * `scope.signal` aborts (long queries and counts between slices), and every byte written to disk
+   * is charged to `scope.writeBudget` before it is written.
+   */
+  forRun(scope: RunScope): Mem;
+}
+
+/** Something that gives a `mem` bound to each run; `Sandbox` takes one (or a plain `Mem`). */
+export interface RunScopedMem {
+  forRun(scope: RunScope): Mem;
+}
+
+/** `forRun` of each `mem` made by `createMem`, so a `Mem` handed over alone can still be bound to a run. */
+const RUN_BINDERS = new WeakMap<Mem, (scope: RunScope) => Mem>();
+
+/**
+ * `mem` bound to the run `scope` (see `MemInstance.forRun`), or null when `mem` was not made by
+ * `createMem` (a wrapper of one, say), so it cannot be.
+ */
+export function memForRun(mem: Mem | RunScopedMem, scope: RunScope): Mem | null {
+  if (isRunScoped(mem)) return mem.forRun(scope);
+  return RUN_BINDERS.get(mem)?.(scope) ?? null;
+}
+
+function isRunScoped(mem: Mem | RunScopedMem): mem is RunScopedMem {
+  return typeof (mem as Partial<RunScopedMem>).forRun === 'function';
 }
 
 export interface MemParts {
@@ -113,19 +142,27 @@ export function createMem(vault: VaultPort, options: MemOptions, parts: MemParts
     session: parts.session ?? { runId: 'manual' },
     vaultRegistry: parts.vaultRegistry ?? null,
   };
+  const mem = bindOperations(() => context);
+  const forRun = (scope: RunScope): Mem => bindOperations(() => ({ ...context, vault: new RunVault(context.vault, scope), run: scope }));
+  RUN_BINDERS.set(mem, forRun);
+  return { mem, context, forRun };
+}
+
+/** Every operation with its context (`contextOf()` is asked once per call) and its caller tag. */
+function bindOperations(contextOf: () => MemContext): Mem {
   const mem: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of MEM_METHOD_NAMES) {
     const operation = MEM_OPERATIONS[name] as (ctx: MemContext, ...args: unknown[]) => Promise<unknown>;
     const caller = `mem.${name}`;
     mem[name] = async (...args: unknown[]) => {
       try {
-        return await operation(context, ...args);
+        return await operation(contextOf(), ...args);
       } catch (error) {
         throw tagCaller(error, caller);
       }
     };
   }
-  return { mem: Object.freeze(mem) as unknown as Mem, context };
+  return Object.freeze(mem) as unknown as Mem;
 }
 
 function tagCaller(error: unknown, caller: string): Error {

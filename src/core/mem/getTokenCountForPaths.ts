@@ -1,7 +1,9 @@
 import { countTokensInSlices } from '../tokens/countTokens';
 import { requireArray, requirePath } from '../validate';
+import { resolvePath } from './resolvePath';
 import { readTextFile } from './fileAccess';
 import type { MemContext } from './MemContext';
+import { runSlicer } from './runScope';
 
 /** One result of `mem.getTokenCountForPaths`. */
 export interface PathTokenCount {
@@ -23,9 +25,13 @@ export interface PathTokenCount {
  */
 export async function getTokenCountForPaths(ctx: MemContext, paths: string[]): Promise<PathTokenCount[]> {
   const checked = requireArray(paths, 'paths', ctx.options.maxPathsPerCall).map((p) => requirePath(p, ctx.policy));
+  // Every path is checked, links followed, before any file is read.
+  const resolved: string[] = [];
+  for (const path of checked) resolved.push(await resolvePath(ctx, path, 'read'));
   const results: PathTokenCount[] = [];
-  for (const path of checked) {
-    results.push({ path, tokenCount: await countTokensInSlices(await readTextFile(ctx, path)) });
+  const slicer = runSlicer(ctx.run?.signal, 'the token count');
+  for (const [i, path] of checked.entries()) {
+    results.push({ path, tokenCount: await countTokensInSlices(await readTextFile(ctx, resolved[i] as string), slicer) });
   }
   return results;
 }

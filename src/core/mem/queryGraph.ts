@@ -16,5 +16,5 @@ import { requireGraph } from './requireGraph';
  * const people = await mem.queryGraph('(property affiliation:: AI Research Institute) AND (outgoing-link [[Symbolic Reasoning]])');
  */
 export async function queryGraph(ctx: MemContext, query: string): Promise<QueryMatch[]> {
-  return requireGraph(ctx).query(requireString(query, 'query', { nonEmpty: true, maxLength: 2000 }));
+  return requireGraph(ctx).query(requireString(query, 'query', { nonEmpty: true, maxLength: 2000 }), { signal: ctx.run?.signal });
 }

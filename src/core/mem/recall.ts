@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors';
+import { InvalidArgumentError, throwIfCancelled } from '../errors';
 import { folderPath } from '../memory/memoryLayout';
 import { memoryTime, readMemoryNote, type MemoryRecord } from '../memory/memoryNote';
 import { normalizeTags } from '../memory/normalizeTags';
@@ -80,7 +80,7 @@ export async function recall(ctx: MemContext, options?: { query?: string; tags?:
   let note: string | null = null;
 
   if (query !== '' && ctx.graph !== null && scope === 'vault') {
-    for (const hit of await ctx.graph.searchText(query, { limit: INDEX_HITS, folder, tags: tags.length > 0 ? tags : undefined, fuzzy: 0.2 })) {
+    for (const hit of await ctx.graph.searchText(query, { limit: INDEX_HITS, folder, tags: tags.length > 0 ? tags : undefined, fuzzy: 0.2, signal: ctx.run?.signal })) {
       // Hits come best first: read notes only until the limit is filled.
       if (found.length >= limit) break;
       if (exclude.has(hit.path)) continue;
@@ -101,6 +101,7 @@ export async function recall(ctx: MemContext, options?: { query?: string; tags?:
       for (const vault of await registry.list()) {
         if (vault.root === ctx.vault.root) continue;
         searched.push(vault.name);
+        throwIfCancelled(ctx.run?.signal, 'recall');
         for (const file of await registry.readMemoryFiles(vault)) {
           if (exclude.has(file.path)) continue;
           const record = readMemoryNote(file.path, file.text, file.mtime);

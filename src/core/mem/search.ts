@@ -36,5 +36,5 @@ export async function search(ctx: MemContext, query: string, options?: SearchReq
   if (tags !== undefined && (!Array.isArray(tags) || tags.length > 50 || !tags.every((tag) => typeof tag === 'string' && tag.length <= 200))) {
     throw new InvalidArgumentError('options.tags', 'an array of at most 50 tag strings', describeValue(tags));
   }
-  return requireGraph(ctx).searchText(text, { limit, fuzzy, folder, tags: tags as string[] | undefined });
+  return requireGraph(ctx).searchText(text, { limit, fuzzy, folder, tags: tags as string[] | undefined, signal: ctx.run?.signal });
 }

@@ -14,5 +14,5 @@ import { requireGraph } from './requireGraph';
  */
 export async function searchGlobal(ctx: MemContext, query: string): Promise<string[]> {
   const text = requireString(query, 'query', { nonEmpty: true, maxLength: 1000 });
-  return (await requireGraph(ctx).searchText(text, { limit: 50 })).map((hit) => hit.path);
+  return (await requireGraph(ctx).searchText(text, { limit: 50, signal: ctx.run?.signal })).map((hit) => hit.path);
 }

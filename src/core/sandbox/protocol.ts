@@ -7,7 +7,13 @@ export interface RunLimits {
   timeMs: number;
   /** `mem` calls per run. */
   maxMemCalls: number;
-  /** Bytes of content `writeFile`, `updateFile` and `replaceInFile` may write per run. */
+  /**
+   * Bytes a run may write to disk, every `mem` method together, each file write counted whole (a
+   * `replaceInFile` of one word in a 1 MB note costs 1 MB). Folders, renames and deletions cost
+   * nothing; restores (`discardChanges`, `revertToLastCheckpoint`, `revertCommit`) are not counted,
+   * as they put back content the history already holds. The write that would pass the limit is not
+   * done, and the run stops with `WriteLimit`.
+   */
   maxBytesWritten: number;
   /** Characters of `value` (as JSON) and of `logs` (together) a result may carry. */
   maxOutputChars: number;

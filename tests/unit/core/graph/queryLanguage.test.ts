@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../../../src/core/errors';
+import { CancelledError, InvalidArgumentError } from '../../../../src/core/errors';
 import {
   QUERY_LIMITS,
   evaluateQuery,
@@ -102,12 +102,12 @@ const VAULT = {
   'Inbox/Meeting.md': ['Meeting notes', 'talked about symbolic reasoning', 'next steps', 'Meeting NOTES again'],
 };
 
-function run(query: string, files: Record<string, string[]> = VAULT): QueryMatch[] {
+function run(query: string, files: Record<string, string[]> = VAULT): Promise<QueryMatch[]> {
   return evaluateQuery(parseQuery(query), sourceOf(files));
 }
 
-function pathsOf(query: string): string[] {
-  return run(query).map((match) => match.filePath);
+async function pathsOf(query: string): Promise<string[]> {
+  return (await run(query)).map((match) => match.filePath);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,28 +435,28 @@ describe('parseQuery', () => {
 
 describe('evaluateQuery', () => {
   describe('when matching properties', () => {
-    it('matches a value ignoring case, with links read as page names or resolved to the same note', () => {
-      expect(run('(property affiliation:: AI Research Institute)')).toEqual([
+    it('matches a value ignoring case, with links read as page names or resolved to the same note', async () => {
+      expect(await run('(property affiliation:: AI Research Institute)')).toEqual([
         { filePath: 'People/Ada.md', matches: ['affiliation: [[AI Research Institute]]'] },
         { filePath: 'People/Bob.md', matches: ['Affiliation: ai research institute'] },
         { filePath: 'People/Cy.md', matches: ['affiliation: "[[Orgs/AI Research Institute|AIRI]]"'] },
       ]);
     });
 
-    it('matches a link value written with brackets the same way', () => {
-      expect(pathsOf('(property AFFILIATION:: [[ai research institute]])')).toEqual(['People/Ada.md', 'People/Bob.md', 'People/Cy.md']);
+    it('matches a link value written with brackets the same way', async () => {
+      expect(await pathsOf('(property AFFILIATION:: [[ai research institute]])')).toEqual(['People/Ada.md', 'People/Bob.md', 'People/Cy.md']);
     });
 
-    it('matches any value when no value is given', () => {
-      expect(pathsOf('(property affiliation)')).toEqual(['People/Ada.md', 'People/Bob.md', 'People/Cy.md', 'People/Dee.md']);
-      expect(pathsOf('(property role:: researcher)')).toEqual(['People/Ada.md']);
-      expect(pathsOf('(property missing)')).toEqual([]);
+    it('matches any value when no value is given', async () => {
+      expect(await pathsOf('(property affiliation)')).toEqual(['People/Ada.md', 'People/Bob.md', 'People/Cy.md', 'People/Dee.md']);
+      expect(await pathsOf('(property role:: researcher)')).toEqual(['People/Ada.md']);
+      expect(await pathsOf('(property missing)')).toEqual([]);
     });
   });
 
   describe('when matching links', () => {
-    it("runs the seed's example, reporting the lines of both terms", () => {
-      expect(run('(property affiliation:: AI Research Institute) AND (outgoing-link [[Symbolic Reasoning]])')).toEqual([
+    it("runs the seed's example, reporting the lines of both terms", async () => {
+      expect(await run('(property affiliation:: AI Research Institute) AND (outgoing-link [[Symbolic Reasoning]])')).toEqual([
         {
           filePath: 'People/Ada.md',
           matches: ['affiliation: [[AI Research Institute]]', 'Works on [[Symbolic Reasoning]] and [[Neural Nets|neural networks]].'],
@@ -468,20 +468,20 @@ describe('evaluateQuery', () => {
       ]);
     });
 
-    it('finds notes linking to a page however the link is written', () => {
-      expect(run('(outgoing-link [[symbolic reasoning#Intro|SR]])')).toEqual([
+    it('finds notes linking to a page however the link is written', async () => {
+      expect(await run('(outgoing-link [[symbolic reasoning#Intro|SR]])')).toEqual([
         { filePath: 'People/Ada.md', matches: ['Works on [[Symbolic Reasoning]] and [[Neural Nets|neural networks]].'] },
         { filePath: 'People/Cy.md', matches: ['Reads about [[symbolic reasoning]].'] },
         { filePath: 'People/Dee.md', matches: ['Also [[Symbolic Reasoning]], and [[Nowhere]].'] },
       ]);
-      expect(pathsOf('(outgoing-link [[Topics/Neural Nets]])')).toEqual(['People/Ada.md', 'People/Bob.md']);
+      expect(await pathsOf('(outgoing-link [[Topics/Neural Nets]])')).toEqual(['People/Ada.md', 'People/Bob.md']);
     });
 
-    it('compares an unresolved link by its text', () => {
-      expect(pathsOf('(outgoing-link [[nowhere]])')).toEqual(['People/Dee.md']);
+    it('compares an unresolved link by its text', async () => {
+      expect(await pathsOf('(outgoing-link [[nowhere]])')).toEqual(['People/Dee.md']);
     });
 
-    it('resolves the target from each note, as Obsidian resolves that note’s links', () => {
+    it('resolves the target from each note, as Obsidian resolves that note’s links', async () => {
       const files = {
         'A/Index.md': ['# A'],
         'A/Note.md': ['[[Index]]'],
@@ -489,27 +489,27 @@ describe('evaluateQuery', () => {
         'B/Note.md': ['[[Index]]'],
         'B/Other.md': ['[[A/Index]]'],
       };
-      expect(run('(outgoing-link [[Index]])', files).map((match) => match.filePath)).toEqual(['A/Note.md', 'B/Note.md']);
-      expect(run('(outgoing-link [[A/Index]])', files).map((match) => match.filePath)).toEqual(['A/Note.md', 'B/Other.md']);
+      expect((await run('(outgoing-link [[Index]])', files)).map((match) => match.filePath)).toEqual(['A/Note.md', 'B/Note.md']);
+      expect((await run('(outgoing-link [[A/Index]])', files)).map((match) => match.filePath)).toEqual(['A/Note.md', 'B/Other.md']);
     });
 
-    it('resolves each target once per folder', () => {
+    it('resolves each target once per folder', async () => {
       const source = sourceOf(VAULT);
-      evaluateQuery(parseQuery('(outgoing-link [[Ada]])'), source);
+      await evaluateQuery(parseQuery('(outgoing-link [[Ada]])'), source);
       expect(source.resolveCalls).toBe(4);
     });
 
-    it('finds the notes a page links to for backlink, with no lines of their own', () => {
-      expect(run('(backlink [[AI Research Institute]])')).toEqual([
+    it('finds the notes a page links to for backlink, with no lines of their own', async () => {
+      expect(await run('(backlink [[AI Research Institute]])')).toEqual([
         { filePath: 'People/Ada.md', matches: [] },
         { filePath: 'People/Bob.md', matches: [] },
       ]);
-      expect(pathsOf('(backlink [[orgs/ai research institute|x]])')).toEqual(['People/Ada.md', 'People/Bob.md']);
-      expect(pathsOf('(backlink [[No Such Page]])')).toEqual([]);
+      expect(await pathsOf('(backlink [[orgs/ai research institute|x]])')).toEqual(['People/Ada.md', 'People/Bob.md']);
+      expect(await pathsOf('(backlink [[No Such Page]])')).toEqual([]);
     });
 
-    it('reports a backlink result’s own lines when another term matched them', () => {
-      expect(run('(backlink [[AI Research Institute]]) AND (tag #person)')).toEqual([
+    it('reports a backlink result’s own lines when another term matched them', async () => {
+      expect(await run('(backlink [[AI Research Institute]]) AND (tag #person)')).toEqual([
         { filePath: 'People/Ada.md', matches: ['Tags: #person #AI/ML'] },
         { filePath: 'People/Bob.md', matches: ['#person'] },
       ]);
@@ -517,78 +517,78 @@ describe('evaluateQuery', () => {
   });
 
   describe('when matching tags', () => {
-    it('matches the tag and tags nested under it, ignoring case', () => {
-      expect(run('(tag #ai)')).toEqual([
+    it('matches the tag and tags nested under it, ignoring case', async () => {
+      expect(await run('(tag #ai)')).toEqual([
         { filePath: 'People/Ada.md', matches: ['Tags: #person #AI/ML'] },
         { filePath: 'People/Cy.md', matches: ['#AI'] },
       ]);
-      expect(pathsOf('(tag #Topic)')).toEqual(['Topics/Neural Nets.md', 'Topics/Symbolic Reasoning.md']);
-      expect(pathsOf('(tag ai/ml)')).toEqual(['People/Ada.md']);
+      expect(await pathsOf('(tag #Topic)')).toEqual(['Topics/Neural Nets.md', 'Topics/Symbolic Reasoning.md']);
+      expect(await pathsOf('(tag ai/ml)')).toEqual(['People/Ada.md']);
     });
 
-    it('does not match a tag that only starts with the same letters', () => {
-      expect(pathsOf('(tag #aim)')).toEqual([]);
-      expect(pathsOf('(tag #aiml)')).toEqual(['People/Dee.md']);
+    it('does not match a tag that only starts with the same letters', async () => {
+      expect(await pathsOf('(tag #aim)')).toEqual([]);
+      expect(await pathsOf('(tag #aiml)')).toEqual(['People/Dee.md']);
     });
   });
 
   describe('when matching paths and content', () => {
-    it('matches a path prefix exactly, reporting no lines', () => {
-      expect(run('(path "Topics/")')).toEqual([
+    it('matches a path prefix exactly, reporting no lines', async () => {
+      expect(await run('(path "Topics/")')).toEqual([
         { filePath: 'Topics/Neural Nets.md', matches: [] },
         { filePath: 'Topics/Symbolic Reasoning.md', matches: [] },
       ]);
-      expect(pathsOf('(path People/A)')).toEqual(['People/Ada.md']);
-      expect(pathsOf('(path "people/")')).toEqual([]);
+      expect(await pathsOf('(path People/A)')).toEqual(['People/Ada.md']);
+      expect(await pathsOf('(path "people/")')).toEqual([]);
     });
 
-    it('matches text in any case, reporting every line containing it', () => {
-      expect(run('(content "meeting notes")')).toEqual([{ filePath: 'Inbox/Meeting.md', matches: ['Meeting notes', 'Meeting NOTES again'] }]);
-      expect(pathsOf('(content learn (sometimes))')).toEqual(['Topics/Neural Nets.md']);
+    it('matches text in any case, reporting every line containing it', async () => {
+      expect(await run('(content "meeting notes")')).toEqual([{ filePath: 'Inbox/Meeting.md', matches: ['Meeting notes', 'Meeting NOTES again'] }]);
+      expect(await pathsOf('(content learn (sometimes))')).toEqual(['Topics/Neural Nets.md']);
     });
 
-    it('matches text across lines, reporting the lines it spans', () => {
-      expect(run('(content "symbolic reasoning\nnext")')).toEqual([
+    it('matches text across lines, reporting the lines it spans', async () => {
+      expect(await run('(content "symbolic reasoning\nnext")')).toEqual([
         { filePath: 'Inbox/Meeting.md', matches: ['talked about symbolic reasoning', 'next steps'] },
       ]);
     });
   });
 
   describe('when combining terms', () => {
-    it('unions the lines of both sides for AND, each line once', () => {
-      expect(run('(tag #person) AND (tag #ai)')).toEqual([{ filePath: 'People/Ada.md', matches: ['Tags: #person #AI/ML'] }]);
+    it('unions the lines of both sides for AND, each line once', async () => {
+      expect(await run('(tag #person) AND (tag #ai)')).toEqual([{ filePath: 'People/Ada.md', matches: ['Tags: #person #AI/ML'] }]);
     });
 
-    it('unions the lines of the sides that matched for OR', () => {
-      expect(run('(content "logic") OR (tag #topic)')).toEqual([
+    it('unions the lines of the sides that matched for OR', async () => {
+      expect(await run('(content "logic") OR (tag #topic)')).toEqual([
         { filePath: 'Topics/Neural Nets.md', matches: ['#topic/ml'] },
         { filePath: 'Topics/Symbolic Reasoning.md', matches: ['Logic and search.', '#topic'] },
       ]);
     });
 
-    it('reports no lines for NOT, and [] for a note matched only through NOT', () => {
-      expect(run('NOT (path "People/") AND NOT (path "Topics/")')).toEqual([
+    it('reports no lines for NOT, and [] for a note matched only through NOT', async () => {
+      expect(await run('NOT (path "People/") AND NOT (path "Topics/")')).toEqual([
         { filePath: 'Inbox/Meeting.md', matches: [] },
         { filePath: 'Orgs/AI Research Institute.md', matches: [] },
       ]);
-      expect(run('(property affiliation) AND NOT (tag #ai)')).toEqual([
+      expect(await run('(property affiliation) AND NOT (tag #ai)')).toEqual([
         { filePath: 'People/Bob.md', matches: ['Affiliation: ai research institute'] },
         { filePath: 'People/Dee.md', matches: ['affiliation: Other Lab'] },
       ]);
     });
 
-    it('sorts results by path', () => {
-      const paths = pathsOf('NOT (tag #nothing)');
+    it('sorts results by path', async () => {
+      const paths = await pathsOf('NOT (tag #nothing)');
       expect(paths).toEqual([...Object.keys(VAULT)].sort());
     });
 
-    it('matches exactly the notes its negation does not', () => {
+    it('matches exactly the notes its negation does not', async () => {
       const all = Object.keys(VAULT).sort();
-      fc.assert(
-        fc.property(astArbitrary.filter((ast) => countTerms(ast) <= 16), (ast) => {
+      await fc.assert(
+        fc.asyncProperty(astArbitrary.filter((ast) => countTerms(ast) <= 16), async (ast) => {
           const source = sourceOf(VAULT);
-          const yes = evaluateQuery(ast, source).map((match) => match.filePath);
-          const no = evaluateQuery(not(ast), source).map((match) => match.filePath);
+          const yes = (await evaluateQuery(ast, source)).map((match) => match.filePath);
+          const no = (await evaluateQuery(not(ast), source)).map((match) => match.filePath);
           expect([...yes, ...no].sort()).toEqual(all);
           expect(yes.filter((path) => no.includes(path))).toEqual([]);
         }),
@@ -596,12 +596,59 @@ describe('evaluateQuery', () => {
       );
     });
 
-    it('treats a property line outside the note as matching, with no text to report', () => {
+    it('treats a property line outside the note as matching, with no text to report', async () => {
       const source: QuerySource = {
         notes: () => [{ path: 'x.md', properties: [{ key: 'k', value: 'v', line: 99 }], outgoing: [], tags: [], text: 'body' }],
         resolve: () => null,
       };
-      expect(evaluateQuery(parseQuery('(property k:: v)'), source)).toEqual([{ filePath: 'x.md', matches: [] }]);
+      expect(await evaluateQuery(parseQuery('(property k:: v)'), source)).toEqual([{ filePath: 'x.md', matches: [] }]);
+    });
+  });
+
+  describe('when cancelled', () => {
+    /** Many notes whose text is read (and counted) by each content term. */
+    function countingSource(count: number): QuerySource & { reads: number } {
+      const source = {
+        reads: 0,
+        notes: () =>
+          Array.from({ length: count }, (_, i): QueryableNote => ({
+            path: `N${i}.md`,
+            properties: [],
+            outgoing: [],
+            tags: [],
+            get text() {
+              source.reads++;
+              return `line one\nthe word ${i}\n`;
+            },
+          })),
+        resolve: () => null,
+      };
+      return source;
+    }
+
+    it('stops at the next slice once the signal aborts, with Cancelled', async () => {
+      const source = countingSource(20_000);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 0);
+      const query = parseQuery('(content "word") OR (content "line") OR (content "one")');
+      const error = await evaluateQuery(query, source, { signal: controller.signal, sliceMs: 0 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CancelledError);
+      // One slice of 32 notes at most went by after the abort, of the 60,000 reads the query needs.
+      expect(source.reads).toBeLessThan(1_000);
+    });
+
+    it('reads no note when the signal has already aborted', async () => {
+      const source = countingSource(100);
+      const controller = new AbortController();
+      controller.abort();
+      await expect(evaluateQuery(parseQuery('(content "word")'), source, { signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+      expect(source.reads).toBe(0);
+    });
+
+    it('gives the full answer when the signal never aborts, slice after slice', async () => {
+      const source = countingSource(5_000);
+      const matches = await evaluateQuery(parseQuery('(content "word 4999")'), source, { signal: new AbortController().signal, sliceMs: 0 });
+      expect(matches).toEqual([{ filePath: 'N4999.md', matches: ['the word 4999'] }]);
     });
   });
 });

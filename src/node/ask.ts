@@ -11,6 +11,7 @@ import { runAgent, type AgentEvent, type AgentOutcome } from '../core/agent/runA
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import { createProvider } from '../core/llm/createProvider';
 import type { ProviderSettings } from '../core/llm/types';
+import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
 import { walkFiles } from '../core/ports';
 import { Sandbox } from '../core/sandbox/Sandbox';
 import { createNodeHttpTransport } from './nodeHttpTransport';
@@ -48,7 +49,7 @@ export function dataDirOf(configDir: string): string {
  */
 export async function ask(vault: string, request: string, options: AskOptions): Promise<AgentOutcome> {
   const opened = await openVault(vault, { watch: false, ...options.memory, vaultRegistry: options.vaultRegistry ?? null });
-  const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem);
+  const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { hostPaths: [opened.port.root] });
   try {
     const agentsPath = join(vault, 'AGENTS.md');
     const notes = (await walkFiles(opened.port, '', (folder) => !folder.startsWith('.'))).filter((path) => path.endsWith('.md'));
@@ -62,7 +63,7 @@ export async function ask(vault: string, request: string, options: AskOptions): 
       memories: await memory.preamble(request, options.memoryPromptTokens ?? DEFAULT_MEMORY_PROMPT_TOKENS).catch(() => null),
     });
     const journal = new ActionJournal(opened.port, actionLogPath(dataDirOf(opened.context.options.configDir)), options.actionLogSize ?? DEFAULT_ACTION_LOG_SIZE);
-    return await runAgent(request, [], {
+    const outcome = await runAgent(request, [], {
       provider: createProvider(options.provider, createNodeHttpTransport()),
       runner: sandbox,
       git: opened.git,
@@ -73,6 +74,9 @@ export async function ask(vault: string, request: string, options: AskOptions): 
       actions: createActionRunner(opened.mem, journal),
       turnContext: () => memory.workingMemory(),
     }, { runId: `run-${randomUUID().slice(0, 8)}`, budgets: options.budgets, signal: options.signal, onEvent: options.onEvent });
+    // The provider's errors carry no secrets already; this keeps any other path from printing them.
+    const secrets = [options.provider.apiKey, ...secretsInUrl(options.provider.baseUrl)];
+    return outcome.error === null ? outcome : { ...outcome, error: redactSecrets(outcome.error, secrets) };
   } finally {
     sandbox.dispose();
     await opened.close();

@@ -9,11 +9,55 @@ globalThis.__recursaChannel = { post: (message) => parentPort.postMessage(messag
 `;
 
 export interface NodeSandboxWorkerOptions {
-  /** Heap limit of the worker, and the most ArrayBuffer memory it may add; code that allocates more is stopped. Default 256 MB. */
+  /**
+   * Heap limit of the worker; beyond its heap, the worker may add about as much again (ArrayBuffer
+   * contents) before it is stopped. Default 256 MB.
+   */
   maxMemoryMb?: number;
 }
 
 const WATCH_INTERVAL_MS = 25;
+
+/**
+ * What a worker holds outside its V8 heap (ArrayBuffer contents), which `resourceLimits` does not
+ * cover and Node 20 cannot report per thread. The process's resident size is what is left, and it
+ * also grows with what this thread's isolate allocates (a 50 MB note read for the index, a big
+ * `mem` result): that growth — heap and external memory, ArrayBuffers included, as
+ * `process.memoryUsage()` reports them for the calling thread's isolate — is taken off, at its
+ * highest since the worker started, since memory freed is not always given back to the system.
+ * Other threads of the process (another sandbox worker, say) are still charged to this one.
+ */
+class OffHeapMeter {
+  private rssFloor = process.memoryUsage.rss();
+  private hostAtFloor = hostBytes();
+  private hostPeak = this.hostAtFloor;
+
+  constructor(private readonly limitBytes: number) {}
+
+  /** Notes the host's own memory now; call it where the host may hold a lot briefly. */
+  sample(): number {
+    const host = hostBytes();
+    this.hostPeak = Math.max(this.hostPeak, host);
+    return host;
+  }
+
+  overLimit(): boolean {
+    const host = this.sample();
+    const rss = process.memoryUsage.rss();
+    if (rss < this.rssFloor) {
+      this.rssFloor = rss;
+      this.hostAtFloor = host;
+      this.hostPeak = host;
+    }
+    return rss - this.rssFloor - Math.max(0, this.hostPeak - this.hostAtFloor) > this.limitBytes;
+  }
+}
+
+/** Memory of this thread's isolate: its V8 heap and what it holds outside it (ArrayBuffers included). */
+function hostBytes(): number {
+  const usage = process.memoryUsage();
+  return usage.heapTotal + usage.external;
+}
 
 /** A sandbox worker in a `worker_threads` Worker, with a memory limit. */
 export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}): SandboxWorker {
@@ -28,22 +72,19 @@ export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}):
   const fail = (error: Error & { code?: string }): void => {
     for (const listener of failures) listener(error);
   };
-  // ArrayBuffer contents live outside the V8 heap, so the heap limit does not cover them, and a
-  // thread cannot be asked for its own memory. The process's resident size is what is left:
-  // growth beyond twice the limit over its lowest point while this worker lives is charged to it.
-  let floor = process.memoryUsage.rss();
-  const watch = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    floor = Math.min(floor, rss);
-    if (rss - floor > 2 * maxMemoryMb * 1024 * 1024) {
-      clearInterval(watch);
-      void worker.terminate();
-      fail(Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' }));
-    }
-  }, WATCH_INTERVAL_MS);
+  const overLimit = (): Error & { code: string } =>
+    Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' });
+  const meter = new OffHeapMeter(2 * maxMemoryMb * 1024 * 1024);
+  const check = (): void => {
+    if (!meter.overLimit()) return;
+    clearInterval(watch);
+    void worker.terminate();
+    fail(overLimit());
+  };
+  const watch = setInterval(check, WATCH_INTERVAL_MS);
   watch.unref();
   worker.on('error', (error: Error & { code?: string }) => {
-    fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? Object.assign(new Error(`the code used more than the memory limit of ${maxMemoryMb} MB`), { code: 'MemoryLimit' }) : error);
+    fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? overLimit() : error);
   });
   // A message the host cannot deserialize would otherwise vanish, leaving its call unanswered.
   worker.on('messageerror', (error) => fail(error));
@@ -51,8 +92,13 @@ export function createNodeSandboxWorker(options: NodeSandboxWorkerOptions = {}):
     clearInterval(watch);
     fail(new Error(`the worker exited (code ${code})`));
   });
+  // What the host holds for a call (a note read, a result about to be sent) is counted as the host's.
+  worker.on('message', () => meter.sample());
   return {
-    postMessage: (message) => worker.postMessage(message),
+    postMessage: (message) => {
+      meter.sample();
+      worker.postMessage(message);
+    },
     onMessage: (listener) => worker.on('message', listener),
     onError: (listener) => failures.push(listener),
     terminate: () => {

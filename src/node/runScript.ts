@@ -30,7 +30,7 @@ export async function runScript(vault: string, code: string, options: RunScriptO
   const { limits, commit, ...openOptions } = options;
   const git = openOptions.git ?? (commit !== undefined || existsSync(join(vault, '.git')));
   const opened = await openVault(vault, { watch: false, ...openOptions, git });
-  const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { limits });
+  const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { limits, hostPaths: [opened.port.root] });
   try {
     const result = await sandbox.run(code);
     let hash: string | null = null;

@@ -226,6 +226,15 @@ describe('the sandbox worker in a browser Web Worker (headless Chromium)', () =>
     expect(fromMem.done).toMatchObject({ ok: false, error: { code: 'NotFound', name: 'NotFoundError', line: 2 } });
   });
 
+  it('shows the code stacks of its own frames only: no blob: URL, no frame of the worker or SES', async () => {
+    const result = await run(`function inner() {\n  return (null as any).x;\n}\ntry { inner(); } catch (e) { return e.stack; }`);
+    const stack = result.done?.value;
+    expect(typeof stack).toBe('string');
+    const [head, ...frames] = (stack as string).split('\n');
+    expect(head).toBe("TypeError: Cannot read properties of null (reading 'x')");
+    expect(frames).toEqual(['    at inner (agent.ts:2:18)', '    at agent.ts:4:7']);
+  });
+
   it('never evaluates a real import(), yet runs code that mentions one', async () => {
     const refused = prepareCode(`const a = 1;\nconst m = await import('https://example.com/x.js');\nreturn m;`);
     expect(refused).toMatchObject({ ok: false, error: { code: 'DynamicImport', line: 2 } });
@@ -270,6 +279,34 @@ describe('the sandbox worker in a browser Web Worker (headless Chromium)', () =>
     await boot();
     const next = await run(`return 2;`);
     expect(next.done).toMatchObject({ ok: true, value: 2 });
+  });
+
+  it('ends a doubling string and oversized allocations in a RangeError the code sees, and the page and the worker live on', async () => {
+    const doubling = await run(`let s = 'x';\nconst keep: string[] = [];\nfor (;;) { s = s + s; keep.push(s); }`);
+    expect(doubling.done).toMatchObject({ ok: false, error: { code: 'RuntimeError', name: 'RangeError', message: 'Invalid string length', line: 3 } });
+    const oversized = await run(`const found: string[] = [];
+      for (const make of [() => new Array(2 ** 32), () => new ArrayBuffer(2 ** 53), () => 'x'.repeat(2 ** 30)]) {
+        try { make(); } catch (e) { found.push(e.name); }
+      }
+      return found;`);
+    expect(oversized.done).toMatchObject({ ok: true, value: ['RangeError', 'RangeError', 'RangeError'] });
+    expect(await page.evaluate(() => document.title)).toBe('Recursa sandbox worker');
+    expect((await run(`return 2;`)).done).toMatchObject({ ok: true, value: 2 });
+  });
+
+  it('finds no way for the worker to measure its own heap (so the limit is what crosses mem and the time limit)', async () => {
+    const inWorker = await page.evaluate(
+      () =>
+        new Promise<unknown>((resolve) => {
+          const source = 'postMessage({ memory: typeof performance.memory, measure: typeof performance.measureUserAgentSpecificMemory, isolated: self.crossOriginIsolated });';
+          const probeWorker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+          probeWorker.addEventListener('message', (event: MessageEvent) => {
+            probeWorker.terminate();
+            resolve(event.data);
+          });
+        }),
+    );
+    expect(inWorker).toEqual({ memory: 'undefined', measure: 'undefined', isolated: false });
   });
 
   it('saves a screenshot of the page', async () => {

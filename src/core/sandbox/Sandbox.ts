@@ -1,9 +1,11 @@
 import { isRecursaError } from '../errors';
-import { MEM_METHOD_NAMES, type Mem } from '../mem/createMem';
+import { MEM_METHOD_NAMES, memForRun, type Mem, type RunScopedMem } from '../mem/createMem';
+import { WriteBudget } from '../mem/runScope';
 import { utf8Length } from '../text/decodeText';
 import { KeyedMutex } from '../util/KeyedMutex';
 import { toJsonSafe } from './jsonSafe';
 import { prepareCode } from './prepareCode';
+import { scrubHostPaths } from './scrubError';
 import {
   DEFAULT_RUN_LIMITS,
   type LogLine,
@@ -24,6 +26,11 @@ export interface SandboxOptions {
   pickupTimeoutMs?: number;
   /** How long a worker may take to answer the ping after a run before it is replaced. Default 250 ms. */
   idleTimeoutMs?: number;
+  /**
+   * Absolute folders of the vault (its `root`). Errors the code sees name paths inside them
+   * vault-relative; every other host path becomes `<host path>` (see `scrubError.ts`).
+   */
+  hostPaths?: readonly string[];
 }
 
 export interface RunOptions {
@@ -34,6 +41,7 @@ export interface RunOptions {
 
 /** Arguments `mem` methods take; anything longer is refused before it reaches `mem`. */
 const MAX_ARGS = 8;
+/** For a `mem` that cannot be bound to a run (not made by `createMem`): the argument that holds the content written. */
 const WRITE_CONTENT_ARG: Partial<Record<string, number>> = { writeFile: 1, updateFile: 2, replaceInFile: 2 };
 const KNOWN_METHODS = new Set<string>(MEM_METHOD_NAMES);
 
@@ -58,9 +66,15 @@ export class Sandbox {
   private readonly queue = new KeyedMutex();
   private runCounter = 0;
 
+  /**
+   * @param mem the `mem` the code gets. Made by `createMem` (or a `RunScopedMem`), it is bound to
+   *   each run: when the run ends, for any reason, the host work of its calls in flight stops, and
+   *   `maxBytesWritten` counts every byte any method writes to disk. Any other `Mem` is called as it
+   *   is, and only the content arguments of `writeFile`, `updateFile` and `replaceInFile` count.
+   */
   constructor(
     private readonly createWorker: SandboxWorkerFactory,
-    private readonly mem: Mem,
+    private readonly mem: Mem | RunScopedMem,
     private readonly options: SandboxOptions = {},
   ) {}
 
@@ -106,17 +120,20 @@ export class Sandbox {
     try {
       worker = await this.ensureWorker();
     } catch (error) {
-      return { error: { code: 'WorkerCrashed', message: `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}` } };
+      return { error: { code: 'WorkerCrashed', message: `the sandbox could not start: ${scrubHostPaths(error instanceof Error ? error.message : String(error), this.options.hostPaths)}` } };
     }
     const runId = ++this.runCounter;
     let memCalls = 0;
     let bytesWritten = 0;
+    // The run's scope: aborted when the run ends, whatever ends it, so host work of its calls stops too.
+    const scope = new AbortController();
     return new Promise((resolve) => {
       let settled = false;
       const timers: ReturnType<typeof setTimeout>[] = [];
       const end = (outcome: Partial<RunResult> & { error: RunError | null } | 'not-picked-up', kill: boolean): void => {
         if (settled) return;
         settled = true;
+        scope.abort();
         for (const timer of timers) clearTimeout(timer);
         worker.listeners.delete(onMessage);
         worker.failures.delete(onFailure);
@@ -125,11 +142,14 @@ export class Sandbox {
         resolve(outcome === 'not-picked-up' ? outcome : { ...outcome, memCalls });
       };
       const stop = (error: RunError): void => end({ error }, true);
+      const writeBudget = new WriteBudget(limits.maxBytesWritten, (error) => stop({ code: 'WriteLimit', message: error.message }));
+      const mem = memForRun(this.mem, { signal: scope.signal, writeBudget });
       const onAbort = (): void => stop(cancelled());
       const onFailure = (error: Error & { code?: string }): void => {
         this.retire(worker);
         const code = error.code === 'MemoryLimit' ? 'MemoryLimit' : 'WorkerCrashed';
-        end({ error: { code, message: `the sandbox stopped: ${error.message}` } }, false);
+        if (code === 'WorkerCrashed') console.error('Recursa: the sandbox worker stopped', error);
+        end({ error: { code, message: `the sandbox stopped: ${scrubHostPaths(error.message, this.options.hostPaths)}` } }, false);
       };
       const onMessage = (message: unknown): void => {
         const data = message as { type?: unknown; runId?: unknown };
@@ -138,12 +158,14 @@ export class Sandbox {
           clearTimeout(timers[1]);
         } else if (data.type === 'mem') {
           this.serveMem(worker, message as MemRequest, {
+            mem: mem ?? (this.mem as Mem),
+            metered: mem !== null,
             count: () => ++memCalls,
             write: (bytes) => (bytesWritten += bytes),
             limits,
             stop,
             live: () => !settled,
-          }).catch((error: unknown) => stop({ code: 'WorkerCrashed', message: `a mem call could not be served: ${error instanceof Error ? error.message : String(error)}` }));
+          }).catch((error: unknown) => stop({ code: 'WorkerCrashed', message: `a mem call could not be served: ${scrubHostPaths(error instanceof Error ? error.message : String(error), this.options.hostPaths)}` }));
         } else if (data.type === 'done') {
           end(readDone(message, limits), false);
           this.checkIdle(worker);
@@ -167,7 +189,7 @@ export class Sandbox {
   private async serveMem(
     worker: LiveWorker,
     request: MemRequest,
-    run: { count: () => number; write: (bytes: number) => number; limits: RunLimits; stop: (error: RunError) => void; live: () => boolean },
+    run: { mem: Mem; metered: boolean; count: () => number; write: (bytes: number) => number; limits: RunLimits; stop: (error: RunError) => void; live: () => boolean },
   ): Promise<void> {
     const { callId, method, args } = request;
     const reply = (response: { ok: true; value: unknown } | { ok: false; error: { name: string; code: string; message: string } }): void => {
@@ -190,21 +212,28 @@ export class Sandbox {
       run.stop({ code: 'MemCallLimit', message: `the code made more than ${run.limits.maxMemCalls} mem calls (the per-run limit) and was stopped` });
       return;
     }
-    const contentArg = WRITE_CONTENT_ARG[method];
+    const contentArg = run.metered ? undefined : WRITE_CONTENT_ARG[method];
     const content = contentArg === undefined ? undefined : args[contentArg];
     if (typeof content === 'string' && run.write(utf8Length(content)) > run.limits.maxBytesWritten) {
       run.stop({ code: 'WriteLimit', message: `the code tried to write more than ${run.limits.maxBytesWritten} bytes in one run (the per-run limit) and was stopped` });
       return;
     }
     try {
-      const operation = this.mem[method as keyof Mem] as (...values: unknown[]) => Promise<unknown>;
+      const operation = run.mem[method as keyof Mem] as (...values: unknown[]) => Promise<unknown>;
       reply({ ok: true, value: await operation(...args) });
     } catch (error) {
-      const failure = isRecursaError(error)
-        ? { name: error.name, code: error.code, message: error.message }
-        : { name: 'Error', code: 'Io', message: error instanceof Error ? error.message : String(error) };
-      reply({ ok: false, error: failure });
+      reply({ ok: false, error: this.describeMemError(method, error) });
     }
+  }
+
+  /** What the code sees of a `mem` failure: name, code, message, with host paths taken out; the whole error goes to the console. */
+  private describeMemError(method: string, error: unknown): { name: string; code: string; message: string } {
+    const known = isRecursaError(error);
+    const original = error instanceof Error ? error.message : String(error);
+    const message = scrubHostPaths(original, this.options.hostPaths);
+    // A routine failure (NotFound, Conflict…) says all there is; anything else is worth a developer's look.
+    if (!known || message !== original) console.error(`Recursa: mem.${method} failed`, error);
+    return known ? { name: error.name, code: error.code, message } : { name: 'Error', code: 'Io', message };
   }
 
   private async ensureWorker(): Promise<LiveWorker> {

@@ -10,7 +10,8 @@ const EVAL_PATTERN = new RegExp('(^|[^.])\\beval(\\s*\\()', 'g');
 const HTML_OPEN = '<!--';
 const HTML_CLOSE = '-->';
 
-type SpanKind = 'string' | 'template' | 'regex' | 'comment';
+/** `tagged-template` is the text of a template with a tag (`String.raw`…), whose spelling the tag sees. */
+type SpanKind = 'string' | 'template' | 'tagged-template' | 'regex' | 'comment';
 
 /** A literal's text (without its delimiters) or a whole comment, as `[start, end)` offsets. */
 interface Span {
@@ -19,11 +20,15 @@ interface Span {
   end: number;
 }
 
-/** Replaces `source[from, at]` (the character at `at`, plus the backslash escaping it if any). */
+/** Replaces `source[from, to)` by `text`. */
 interface Edit {
   from: number;
+  to: number;
   text: string;
 }
+
+/** Splits a tagged template's text in two: the tag gets the same characters, raw and cooked, with an empty value between. */
+const EMPTY_SUBSTITUTION = '${""}';
 
 /**
  * Rewrites `source` so SES accepts it without changing what it does: occurrences inside string
@@ -33,17 +38,28 @@ interface Edit {
  * Covers the three SES patterns: `import` followed by `(` or a comment, `<!--` and `-->`, and
  * `eval` followed by `(` (the direct-eval check `Compartment.evaluate` applies by default).
  *
- * One character of each match becomes a hex escape: `\x69` for the `i` of `import`, `\x65` for the
- * `e` of `eval`, `\x21` for the `!` of `<!--`, `\x3e` for the `>` of `-->`; in regular expressions
- * `\x3c` for the `<` of `<!--` (or `\x2d` for its first `-` in the `(?<!--` of a lookbehind, where
- * `<` and `!` are syntax). The value of every literal stays the same, with and without the `u`
- * flag — except `String.raw` and the `raw` strings a template tag receives, which show the escape.
+ * In strings, untagged templates, regular expressions and comments one character of each match
+ * becomes a hex escape: `\x69` for the `i` of `import`, `\x65` for the `e` of `eval`, `\x21` for
+ * the `!` of `<!--`, `\x3e` for the `>` of `-->`; in regular expressions `\x3c` for the `<` of
+ * `<!--` (or `\x2d` for its first `-` in the `(?<!--` of a lookbehind, where `<` and `!` are
+ * syntax). The value of every literal stays the same, with and without the `u` flag; only a regular
+ * expression's `source` shows the escape.
+ *
+ * A tagged template (`String.raw`…) would show an escape in its `raw` strings, so its text is split
+ * by an empty substitution instead: `<${""}!--`, `--${""}>`, `import${""}(`, `eval${""}(`. What
+ * `String.raw` (or any tag that joins strings and values) returns is exactly what was written; a tag
+ * that looks at the strings array itself sees one more element and one more empty value. A template
+ * counts as tagged when its backtick follows an operand (a name, `)`, `]`, `}` or another template);
+ * an untagged one misjudged as tagged gets the split too, which keeps its value. Unlike an escape, a
+ * split is not harmless where the lexer misread the code — a backtick right after a name inside a
+ * regular expression it took for a division (`if (a) /x\`<!--/`); that rare risk buys exact data.
+ *
  * Comments get the same escapes, although any change would do there: should the lexer misread one
  * kind of literal or comment as another, values still hold, and an escape landing in real code is a
  * syntax error rather than a change of meaning.
  *
  * No line break is added or removed, so every line keeps its number; columns move, by three per
- * escape, only after an escape on the same line.
+ * escape and five per split, only after an edit on the same line.
  *
  * The lexer is small and, like every lexer without a parser, guesses whether a `/` starts a regular
  * expression from the token before it: after `)`, `]`, `}`, a name, a number, a literal or a
@@ -61,10 +77,18 @@ export function evadeCensorship(source: string): string {
     const replacement = replacementFor(source, at, span);
     if (replacement) edits.set(at, replacement);
   };
+  /** In a tagged template, `at` is where the split goes; elsewhere the character at `at` is escaped. */
+  const editOrSplit = (at: number, span: Span): void => {
+    if (span.kind === 'tagged-template') edits.set(at, { from: at, to: at, text: EMPTY_SUBSTITUTION });
+    else edit(at, span);
+  };
 
-  for (const at of [...wordMatches(source, IMPORT_PATTERN), ...wordMatches(source, EVAL_PATTERN)]) {
-    const span = spanAt(spans, at);
-    if (span) edit(at, span);
+  for (const [pattern, word] of [[IMPORT_PATTERN, 'import'], [EVAL_PATTERN, 'eval']] as const) {
+    for (const at of wordMatches(source, pattern)) {
+      const span = spanAt(spans, at);
+      if (span?.kind === 'tagged-template') editOrSplit(at + word.length, span);
+      else if (span) edit(at, span);
+    }
   }
   // A literal or comment never ends inside `<!--` or `-->` (no delimiter is one of `<!->`), so a
   // match that starts inside one lies wholly inside it.
@@ -72,11 +96,11 @@ export function evadeCensorship(source: string): string {
     const span = spanAt(spans, at);
     if (!span) continue;
     if (span.kind === 'regex') edit(isLookbehindOpening(source, at, span) ? at + 2 : at, span);
-    else edit(at + 1, span);
+    else editOrSplit(at + 1, span);
   }
   for (const at of occurrences(source, HTML_CLOSE)) {
     const span = spanAt(spans, at);
-    if (span) edit(at + 2, span);
+    if (span) editOrSplit(at + 2, span);
   }
   return applyEdits(source, edits);
 }
@@ -122,7 +146,7 @@ function replacementFor(source: string, at: number, span: Span): Edit | undefine
   if (at < span.start || at >= span.end) return undefined;
   // An escaped character (`\i`, `\<`) is an identity escape; the hex escape replaces both characters.
   const from = isEscaped(source, at, span.start) ? at - 1 : at;
-  return { from, text: `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}` };
+  return { from, to: at + 1, text: `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}` };
 }
 
 function isEscaped(source: string, at: number, start: number): boolean {
@@ -154,9 +178,9 @@ function applyEdits(source: string, edits: ReadonlyMap<number, Edit>): string {
   let out = '';
   let copied = 0;
   for (const at of positions) {
-    const { from, text } = edits.get(at) as Edit;
+    const { from, to, text } = edits.get(at) as Edit;
     out += source.slice(copied, from) + text;
-    copied = at + 1;
+    copied = to;
   }
   return out + source.slice(copied);
 }
@@ -211,25 +235,26 @@ function lex(source: string): Span[] {
   const spans: Span[] = [];
   const length = source.length;
   // One entry per open `{` and per open template substitution `${`, to know what a `}` closes.
-  const braces: Array<'block' | 'substitution'> = [];
+  const braces: Array<'block' | 'substitution' | 'tagged-substitution'> = [];
   let regexAllowed = true;
   let afterDot = false;
   let i = 0;
 
-  const lexTemplateText = (start: number): void => {
+  const lexTemplateText = (start: number, tagged: boolean): void => {
+    const kind = tagged ? 'tagged-template' : 'template';
     let j = start;
     while (j < length) {
       const code = source.charCodeAt(j);
       if (code === BACKSLASH) {
         j += 2;
       } else if (code === 0x60) {
-        spans.push({ kind: 'template', start, end: j });
+        spans.push({ kind, start, end: j });
         i = j + 1;
         regexAllowed = false;
         return;
       } else if (code === 0x24 && source.charCodeAt(j + 1) === 0x7b) {
-        spans.push({ kind: 'template', start, end: j });
-        braces.push('substitution');
+        spans.push({ kind, start, end: j });
+        braces.push(tagged ? 'tagged-substitution' : 'substitution');
         i = j + 2;
         regexAllowed = true;
         return;
@@ -237,7 +262,7 @@ function lex(source: string): Span[] {
         j++;
       }
     }
-    spans.push({ kind: 'template', start, end: length });
+    spans.push({ kind, start, end: length });
     i = length;
   };
 
@@ -285,7 +310,8 @@ function lex(source: string): Span[] {
       let j = i + 1;
       while (j < length) {
         const c = source.charCodeAt(j);
-        if (c === code || isLineTerminator(c)) break;
+        // U+2028 and U+2029 are allowed in strings; only CR and LF end one.
+        if (c === code || c === 0x0a || c === 0x0d) break;
         if (c === BACKSLASH) {
           // A line continuation may be CR LF: both characters belong to the escape.
           j += source.charCodeAt(j + 1) === 0x0d && source.charCodeAt(j + 2) === 0x0a ? 3 : 2;
@@ -298,10 +324,12 @@ function lex(source: string): Span[] {
       i = source.charCodeAt(j) === code ? j + 1 : j;
       regexAllowed = false;
     } else if (code === 0x60) {
-      lexTemplateText(i + 1);
+      // A backtick after an operand starts a tagged template (String.raw…); where an expression starts, a plain one.
+      lexTemplateText(i + 1, !regexAllowed);
     } else if (code === 0x7d) {
-      if (braces.pop() === 'substitution') {
-        lexTemplateText(i + 1);
+      const closes = braces.pop();
+      if (closes === 'substitution' || closes === 'tagged-substitution') {
+        lexTemplateText(i + 1, closes === 'tagged-substitution');
       } else {
         i++;
         regexAllowed = false;

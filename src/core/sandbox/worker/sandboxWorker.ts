@@ -19,8 +19,10 @@ interface Channel {
 
 declare const globalThis: { __recursaChannel?: Channel; postMessage?: (message: unknown) => void; addEventListener?: (type: string, listener: (event: { data: unknown }) => void) => void };
 
-/** The file name the run's code gets in stack traces, to find its line numbers. */
-const SOURCE_URL = 'recursa-run.js';
+/** The file name the run's code gets in stack traces: neutral, and how its frames are told from the worker's own. */
+const SOURCE_URL = 'agent.ts';
+/** `prepareCode` wraps the code in `(async function () {` on its first line; columns there are shifted by it. */
+const FIRST_LINE_PREFIX = '(async function () {'.length;
 const LOG_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
 function connect(): Channel {
@@ -40,8 +42,54 @@ const channel = connect();
 /** Some engines give each error an own `stack` accessor; this one is the engine's, not the code's. */
 const ENGINE_STACK_GETTER: unknown = Reflect.get(Object.getOwnPropertyDescriptor(new Error(), 'stack') ?? {}, 'get');
 lockdown({ errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose' });
+installAgentOnlyStacks();
 
-const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; callSite: string }>();
+/**
+ * On V8 (Chromium, Node) every error's `stack` — what the code reads, logs or returns, and what
+ * lines are taken from — lists only frames of the code itself, as `agent.ts:line:column`: no frame
+ * of this worker, SES or the engine's internals, and so no path or URL of the host. SES lets the
+ * start compartment set `Error.prepareStackTrace` after lockdown (it hands over attenuated call
+ * sites); a compartment cannot. Other engines keep their own format, which `agentFrames` filters
+ * where this worker builds a stack itself.
+ */
+function installAgentOnlyStacks(): void {
+  interface CallSite {
+    getScriptNameOrSourceURL(): unknown;
+    getFunctionName(): unknown;
+    getLineNumber(): unknown;
+    getColumnNumber(): unknown;
+    isAsync(): unknown;
+  }
+  const format = (error: unknown, sites: readonly CallSite[]): string => {
+    let head: string;
+    try {
+      head = String(error);
+    } catch {
+      head = 'Error';
+    }
+    const frames = sites.filter((site) => site.getScriptNameOrSourceURL() === SOURCE_URL).map((site) => {
+      const line = Number(site.getLineNumber());
+      const column = Number(site.getColumnNumber()) - (line === 1 ? FIRST_LINE_PREFIX : 0);
+      const name = site.getFunctionName();
+      // The function that wraps the code shows up as "eval": it is no name the code gave.
+      const named = typeof name === 'string' && name !== '' && name !== 'eval' ? name : undefined;
+      const where = `${SOURCE_URL}:${line}:${Math.max(1, column)}`;
+      return `\n    at ${site.isAsync() === true ? 'async ' : ''}${named === undefined ? where : `${named} (${where})`}`;
+    });
+    return head + frames.join('');
+  };
+  Reflect.set(Error, 'prepareStackTrace', format);
+}
+
+/** The lines of a stack that point into the code, whatever the engine's format. */
+function agentFrames(stack: string): string {
+  return stack
+    .split('\n')
+    .filter((line) => line.includes(`${SOURCE_URL}:`))
+    .join('\n');
+}
+
+const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; callSite: Error }>();
 let nextCallId = 1;
 
 channel.listen((message) => {
@@ -68,7 +116,7 @@ function settle(response: MemResponse): void {
   error.name = failure.name;
   Object.defineProperty(error, 'code', { value: failure.code, enumerable: true });
   // Point at the line of the model's code that made the call, not at this function.
-  Object.defineProperty(error, 'stack', { value: `${failure.name}: ${failure.message}\n${call.callSite}`, configurable: true, writable: true });
+  Object.defineProperty(error, 'stack', { value: `${failure.name}: ${failure.message}\n${agentFrames(call.callSite.stack ?? '')}`, configurable: true, writable: true });
   call.reject(error);
 }
 
@@ -123,7 +171,8 @@ function startQueuedCall(): void {
 }
 
 function callHost(runId: number, method: string, args: unknown[], maxArgChars: number): Promise<unknown> {
-  const callSite = (new Error().stack ?? '').split('\n').slice(1).join('\n');
+  // Formatted only if the call fails: V8 builds the text on first read of `stack`.
+  const callSite = new Error();
   return new Promise((resolve, reject) => {
     let plain: unknown[];
     try {

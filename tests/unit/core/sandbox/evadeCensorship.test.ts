@@ -91,10 +91,21 @@ describe('evadeCensorship', () => {
       expectEvaded('`first import(\nsecond <!--\nthird -->`');
     });
 
-    it('changes what String.raw sees, as documented', () => {
-      const rewritten = evadeCensorship('String.raw`import(`');
-      expect(rewritten).toBe('String.raw`\\x69mport(`');
-      expect(inCompartment(rewritten)).toBe('\\x69mport(');
+    it('keeps what String.raw sees, raw spelling included, by splitting the text with an empty substitution', () => {
+      const rewritten = evadeCensorship('String.raw`import(\\x <!-- \\n --> eval (`');
+      expect(rewritten).toBe('String.raw`import${""}(\\x <${""}!-- \\n --${""}> eval${""} (`');
+      expect(inCompartment(rewritten)).toBe('import(\\x <!-- \\n --> eval (');
+      expectEvaded('String.raw`a ${1} import( ${`<!--`} -->`');
+    });
+
+    it('splits the text of any tagged template, which a tag joining strings and values reads the same', () => {
+      const join = '((strings, ...values) => strings.raw.map((s, i) => s + (i < values.length ? values[i] : "")).join(""))';
+      expectEvaded(`${join}\`x <!-- y --> import(z)\``);
+      expectEvaded(`[${join}\`a\`, ${join}\`<!--\`, String.raw\`-->\`, (String.raw)\`eval(\`]`);
+    });
+
+    it('keeps U+2028 and U+2029 inside a string, where they do not end it', () => {
+      expectEvaded('"a\u2028<!--\u2029-->" + `\u2028<!--`');
     });
   });
 

@@ -3,9 +3,9 @@ import type { AgentService } from './core/agent/AgentService';
 import { ConversationStore } from './core/agent/ConversationStore';
 import { isRecursaError } from './core/errors';
 import { GitService, type GitEvent } from './core/git/GitService';
-import { GraphIndex } from './core/graph/GraphIndex';
+import { GraphIndex, MAX_INDEXED_NOTE_BYTES } from './core/graph/GraphIndex';
 import { createMem, resolveMemOptions, WriteSet, type MemInstance, type MemOptions } from './core/mem';
-import { MEM_METHOD_NAMES, type Mem } from './core/mem/createMem';
+import { MEM_METHOD_NAMES, type Mem, type RunScopedMem } from './core/mem/createMem';
 import type { MemSession } from './core/mem/MemContext';
 import type { VaultRegistry } from './core/ports';
 import { Sandbox } from './core/sandbox/Sandbox';
@@ -22,6 +22,7 @@ import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 import { RecursaSettingTab } from './obsidian/settings/RecursaSettingTab';
 import { defaultSettings, readApiKey, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
 import { RecursaStatusBar } from './obsidian/statusBar';
+import { loadDesktopDeflate } from './obsidian/desktopDeflate';
 
 const INDEX_SAVE_INTERVAL_MS = 5 * 60_000;
 /** "N agent commits today" is counted again this often, so it rolls over at midnight. */
@@ -241,7 +242,7 @@ export default class RecursaPlugin extends Plugin {
     const writeSet = new WriteSet(port);
     let git: GitService | null = null;
     try {
-      git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir, author: this.settings.gitAuthor });
+      git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir, author: this.settings.gitAuthor, deflate: loadDesktopDeflate() ?? undefined });
     } catch (error) {
       // Without history the agent still works; its changes simply cannot be committed or undone.
       if (!this.unloaded) this.reportGitError(error);
@@ -311,6 +312,9 @@ export default class RecursaPlugin extends Plugin {
       onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
       // Pauses while git works, so the agent's commits and the first snapshot are not slowed by it.
       giveWay: () => this.git?.whenIdle() ?? Promise.resolve(),
+      onPartialNote: (path, size) => {
+        if (!this.unloaded) new Notice(`Recursa: "${path}" is ${Math.round(size / 1024 / 1024)} MiB; search and the graph use its first ${MAX_INDEXED_NOTE_BYTES / 1024 / 1024} MiB only.`, 10_000);
+      },
     });
     this.graph = graph;
     this.startMem(port, options, writeSet, session, graph);
@@ -318,20 +322,11 @@ export default class RecursaPlugin extends Plugin {
 
   private startMem(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession, graph: GraphIndex): void {
     this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session, vaultRegistry: this.vaultRegistry });
-    this.sandboxInstance ??= new Sandbox(createBrowserSandboxWorker, this.currentMem);
+    this.sandboxInstance ??= new Sandbox(createBrowserSandboxWorker, this.currentMem, { hostPaths: [port.root] });
   }
 
-  /** `mem` as the sandbox sees it: each call goes to the `mem` of the moment. */
-  private readonly currentMem = Object.fromEntries(
-    MEM_METHOD_NAMES.map((name) => [
-      name,
-      (...args: unknown[]): Promise<unknown> => {
-        const mem = this.memInstance?.mem;
-        if (mem === undefined) return Promise.reject(new Error('Recursa has closed this vault.'));
-        return (mem[name] as (...values: unknown[]) => Promise<unknown>)(...args);
-      },
-    ]),
-  ) as unknown as Mem;
+  /** `mem` as the sandbox sees it: each run is bound to the `mem` of the moment (settings may restart it). */
+  private readonly currentMem: RunScopedMem = { forRun: (scope) => this.memInstance?.forRun(scope) ?? CLOSED_MEM };
 
   private stopCore(): void {
     this.stopGitEvents?.();
@@ -362,3 +357,8 @@ export default class RecursaPlugin extends Plugin {
 function errorText(error: unknown): string {
   return isRecursaError(error) || error instanceof Error ? error.message : String(error);
 }
+
+/** The `mem` of a vault Recursa has closed: every call says so. */
+const CLOSED_MEM = Object.fromEntries(
+  MEM_METHOD_NAMES.map((name) => [name, (): Promise<never> => Promise.reject(new Error('Recursa has closed this vault.'))]),
+) as unknown as Mem;

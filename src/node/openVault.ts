@@ -1,8 +1,9 @@
 import { GitService, type GitServiceOptions } from '../core/git/GitService';
-import { GraphIndex } from '../core/graph/GraphIndex';
+import { GraphIndex, MAX_INDEXED_NOTE_BYTES } from '../core/graph/GraphIndex';
 import { createMem, resolveMemOptions, WriteSet, type Mem, type MemContext, type MemOptions, type MemSession } from '../core/mem';
 import type { VaultRegistry } from '../core/ports';
 import { basename } from 'node:path';
+import { nodeDeflate } from './nodeDeflate';
 import { NodeVaultPort } from './NodeVaultPort';
 
 export interface OpenVaultOptions extends Partial<MemOptions> {
@@ -20,6 +21,11 @@ export interface OpenVaultOptions extends Partial<MemOptions> {
    * in it, and `mem.recall({ scope: 'all' })` reads the others. Default: none.
    */
   vaultRegistry?: VaultRegistry | null;
+  /**
+   * Told about a note larger than `MAX_INDEXED_NOTE_BYTES` (16 MiB), which the index holds the
+   * beginning of only. Default: a line on stderr.
+   */
+  onPartialNote?: (path: string, size: number) => void;
 }
 
 export interface OpenedVault {
@@ -50,14 +56,14 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, git: gitOption, graph: graphOption, vaultRegistry, ...memOptions } = options;
+  const { watch, git: gitOption, graph: graphOption, vaultRegistry, onPartialNote, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
   const resolved = await resolveMemOptions(port, memOptions);
   const writeSet = new WriteSet(port);
   let git: GitService | null = null;
   try {
     if (gitOption !== false) {
-      git = await GitService.open(port, writeSet, { ...(gitOption === true ? {} : gitOption), configDir: resolved.configDir });
+      git = await GitService.open(port, writeSet, { deflate: nodeDeflate, ...(gitOption === true ? {} : gitOption), configDir: resolved.configDir });
     }
   } catch (error) {
     port.close();
@@ -68,7 +74,7 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
   // The index is built in the background and pauses while git works, so commits (and the first
   // snapshot) run at full speed meanwhile.
   const giveWay = (): Promise<void> => git?.whenIdle() ?? Promise.resolve();
-  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), giveWay });
+  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), giveWay, onPartialNote: onPartialNote ?? reportPartialNote });
   void graph?.build().catch(() => undefined);
   const { mem, context } = createMem(port, resolved, { writeSet, git, graph, session, vaultRegistry: vaultRegistry ?? null });
   // The registry is a convenience for recall across vaults; failing to update it must not stop the vault opening.
@@ -89,4 +95,12 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
       port.close();
     },
   };
+}
+
+function reportPartialNote(path: string, size: number): void {
+  process.stderr.write(`recursa: "${path}" is ${formatMiB(size)}; search and the graph use its first ${formatMiB(MAX_INDEXED_NOTE_BYTES)} only.\n`);
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 }

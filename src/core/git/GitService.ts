@@ -13,7 +13,7 @@ import { commitStaged, stageFile, stageFiles, type CommitResult, type StagedFile
 import { diffFiles } from './diffFiles';
 import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
 import { GIT_ROOT } from './gitFs';
-import { hashBlob } from './gitObjects';
+import { hashBlob, type Deflate } from './gitObjects';
 import { gitLog, type LogEntry } from './history';
 import { IgnoreRules } from './ignoreRules';
 import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot';
@@ -48,6 +48,8 @@ export interface GitServiceOptions {
   userIdentity?: GitIdentity;
   /** Called at each step of a commit and of the first snapshot (for crash tests). */
   onStep?: (step: GitStep) => void | Promise<void>;
+  /** The platform's own zlib, where it has one (see `Deflate`); default: pako. */
+  deflate?: Deflate;
 }
 
 export type GitEvent =
@@ -121,6 +123,7 @@ export class GitService implements OriginalStore {
     const repo = new GitRepository(vault, {
       lockWait: options.lockWait,
       onStep: options.onStep,
+      deflate: options.deflate,
       onStaleLock: (lock, ageMs) => tell({ type: 'stale-lock-removed', lock, ageMs }),
     });
     const head = await repo.head().catch(() => null);

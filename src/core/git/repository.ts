@@ -1,7 +1,7 @@
 import { GitUnavailableError } from '../errors';
 import type { VaultPort } from '../ports';
 import type { CommitObject } from './commitObjects';
-import { GitObjectStore } from './gitObjects';
+import { GitObjectStore, type Deflate } from './gitObjects';
 import { IndexCache } from './indexState';
 import type { LockOwner, LockWait } from './lockedUpdate';
 import { readHead, type HeadState } from './refs';
@@ -31,6 +31,8 @@ export interface GitRepositoryOptions {
   /** Told when a lock older than `LockWait.staleAfterMs` was removed (the locks' owner id is made fresh here). */
   onStaleLock?: LockOwner['onStaleLock'];
   onStep?: (step: GitStep) => void | Promise<void>;
+  /** Compresses loose objects; default pako (see `GitObjectStore`). */
+  deflate?: Deflate;
 }
 
 /** One git repository at the vault root, read and written through the vault port. */
@@ -52,7 +54,7 @@ export class GitRepository {
     this.lockWait = options.lockWait ?? {};
     this.lockOwner = { id: randomOwnerId(), onStaleLock: options.onStaleLock };
     this.onStep = options.onStep;
-    this.store = new GitObjectStore(vault, this.gitdir);
+    this.store = new GitObjectStore(vault, this.gitdir, options.deflate);
     this.trees = new TreeReader(this.store);
     this.index = new IndexCache(vault, `${this.gitdir}/index`);
   }

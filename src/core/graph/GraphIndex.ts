@@ -1,5 +1,7 @@
+import { throwIfCancelled } from '../errors';
 import type { VaultChange, VaultPort, VaultStat } from '../ports';
 import { walkFiles } from '../ports';
+import { resolveLinks } from '../paths/resolveLinks';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { mayContainLowered, splitUtf8Lines, utf8Lines } from '../text/utf8Text';
 import { StringPool } from '../util/ownedString';
@@ -28,6 +30,8 @@ export interface SearchOptions {
   tags?: string[];
   /** Typo tolerance, 0 (exact) to 0.5. Default 0.2. */
   fuzzy?: number;
+  /** Aborting it stops the search between query terms, with `Cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface SearchHit {
@@ -86,6 +90,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const SNIPPET_CHARS = 160;
+/**
+ * Notes larger than this are indexed by their beginning only (`onPartialNote` says which): one
+ * huge file (a log, an export) must not make the index take gigabytes.
+ */
+export const MAX_INDEXED_NOTE_BYTES = 16 * 1024 * 1024;
 const PARALLEL_READS = 16;
 /** Checking a saved note is a stat alone, far lighter than a read: more at a time keep the disk busy. */
 const PARALLEL_CHECKS = 64;
@@ -124,6 +133,10 @@ export class GraphIndex {
       cacheFile?: string;
       /** Resolves when foreground work is done (the git queue): builds and loads pause between slices until then. */
       giveWay?: () => Promise<void>;
+      /** Called for a note over `MAX_INDEXED_NOTE_BYTES` (its size in bytes), indexed by its beginning only. */
+      onPartialNote?: (path: string, size: number) => void;
+      /** The most bytes of one note that are indexed. Default `MAX_INDEXED_NOTE_BYTES`. */
+      maxNoteBytes?: number;
     } = {},
   ) {
     this.unsubscribe = vault.onChange((change) => this.noteChange(change));
@@ -181,22 +194,32 @@ export class GraphIndex {
     return this.notes.has(path);
   }
 
-  async query(query: string): Promise<QueryMatch[]> {
+  /**
+   * The notes matching a graph query (see `queryLanguage.ts`), evaluated in slices: aborting
+   * `options.signal` stops it at the next slice with `Cancelled`.
+   */
+  async query(query: string, options: { signal?: AbortSignal } = {}): Promise<QueryMatch[]> {
     const node = parseQuery(query);
     await this.current();
     const links = this.links;
     function* queryable(notes: Iterable<IndexedNote>): Generator<QueryableNote> {
       for (const note of notes) yield new QueriedNote(note, links);
     }
-    return evaluateQuery(node, { notes: () => queryable(this.notes.values()), resolve: (target, from) => links.resolve(target, from) });
+    return evaluateQuery(node, { notes: () => queryable(this.notes.values()), resolve: (target, from) => links.resolve(target, from) }, { signal: options.signal });
   }
 
+  /** Full-text search, a query term at a time: aborting `options.signal` stops it between terms with `Cancelled`. */
   async searchText(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     await this.current();
     const limit = options.limit ?? 10;
     const folder = options.folder?.replace(/\/+$/, '');
     const tags = (options.tags ?? []).map((tag) => tag.replace(/^#/, '').toLowerCase());
-    const results = this.fullText.query(query, {
+    const slicer = new Slicer(this.options.sliceMs ?? 20);
+    const pause = async (): Promise<void> => {
+      throwIfCancelled(options.signal, 'the search');
+      if (await slicer.maybeYield()) throwIfCancelled(options.signal, 'the search');
+    };
+    const results = await this.fullText.queryInSlices(query, {
       fuzzy: options.fuzzy ?? 0.2,
       filter: (path) => {
         if (folder !== undefined && folder !== '' && !path.startsWith(`${folder}/`)) return false;
@@ -204,7 +227,7 @@ export class GraphIndex {
         const noteTags = this.notes.get(path)?.facts.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
         return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
       },
-    });
+    }, pause);
     // Equal scores in path order: otherwise ties come in the order notes were indexed, which
     // differs between a long-running index and one loaded from disk. MiniSearch gives the results
     // best first, and rounding keeps that order, so only those down to the last score that makes
@@ -443,8 +466,8 @@ export class GraphIndex {
     for (let at = 0; at < paths.length; ) {
       const batch = paths.slice(at, at + PARALLEL_CHECKS);
       at += batch.length;
-      const infos = await Promise.all(batch.map((path) => this.vault.stat(path).catch(() => null)));
-      const reads = await Promise.all(batch.map((path, i) => readNote(this.vault, path, infos[i] ?? null)));
+      const infos = await Promise.all(batch.map((path) => this.statUnlinked(path)));
+      const reads = await Promise.all(batch.map((path, i) => this.readNote(path, infos[i] ?? null)));
       for (const [i, path] of batch.entries()) {
         const info = infos[i] ?? null;
         if (info === null) {
@@ -473,7 +496,37 @@ export class GraphIndex {
       const stat = await this.vault.stat(path);
       if (stat === null) return null;
       if (known !== undefined && stat.size === known.size && stat.mtime === known.mtime) return undefined;
-      return await readNote(this.vault, path, stat);
+      return await this.readNote(path, stat);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The stat of a changed path, or null when it is gone — or reached through a symbolic link:
+   * the index holds what a walk of the vault finds, and walks never enter links (Obsidian's own
+   * events do report files in linked folders, even ones outside the vault).
+   */
+  private async statUnlinked(path: string): Promise<VaultStat | null> {
+    try {
+      const resolution = await resolveLinks(this.vault, path, { followLast: true });
+      if (resolution.kind !== 'inside' || resolution.path !== path) return null;
+      return await this.vault.stat(path);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The text of the note at `path`, whose stat was just taken; null when it is no note file or cannot be read. */
+  private async readNote(path: string, stat: VaultStat | null): Promise<NoteRead | null> {
+    if (stat?.kind !== 'file' || !isNote(path)) return null;
+    const maxBytes = this.options.maxNoteBytes ?? MAX_INDEXED_NOTE_BYTES;
+    try {
+      if (stat.size <= maxBytes) return { text: await this.vault.readText(path), size: stat.size, mtime: stat.mtime };
+      const start = await this.vault.readBinary(path, { maxBytes });
+      this.options.onPartialNote?.(path, stat.size);
+      // A port that cannot read part of a file gives it whole: keep the start only.
+      return { text: decodeStart(start.subarray(0, maxBytes)), size: stat.size, mtime: stat.mtime };
     } catch {
       return null;
     }
@@ -518,14 +571,10 @@ interface NoteRead {
   mtime: number;
 }
 
-/** The text of the note at `path`, whose stat was just taken; null when it is no note file or cannot be read. */
-async function readNote(vault: VaultPort, path: string, stat: VaultStat | null): Promise<NoteRead | null> {
-  if (stat?.kind !== 'file' || !isNote(path)) return null;
-  try {
-    return { text: await vault.readText(path), size: stat.size, mtime: stat.mtime };
-  } catch {
-    return null;
-  }
+/** The text of a note's first bytes, without the character the cut may have split. */
+function decodeStart(bytes: Uint8Array): string {
+  const text = decoder.decode(bytes);
+  return text.endsWith('\uFFFD') ? text.slice(0, -1) : text;
 }
 
 function fullTextDocument(path: string, parsed: ParsedNote, text: string): FullTextDocument {

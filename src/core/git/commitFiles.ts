@@ -1,3 +1,4 @@
+import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import type { Signature } from './commitObjects';
@@ -48,7 +49,12 @@ export interface StageHint {
   kind?: 'file' | 'link';
   /** Its blob is almost surely not stored yet (a first snapshot). */
   likelyNew?: boolean;
+  /** Store a note-sized blob in this pack rather than as a loose object (a first snapshot). */
+  pack?: PackWriter;
 }
+
+/** Blobs up to this size go into a pack when one is given; larger ones (attachments) stay loose. */
+const PACKED_BLOB_MAX = 1024 * 1024;
 
 /**
  * One path as it is in the vault now: a file's blob stored, a symbolic link stored as git stores
@@ -60,7 +66,8 @@ export async function stageFile(repo: GitRepository, path: string, hint: StageHi
   const stat = await repo.vault.stat(path);
   if (stat?.kind !== 'file') return { path, oid: null, stat: null };
   const bytes = await repo.vault.readBinary(path);
-  return { path, oid: await repo.store.writeBlob(bytes, hint.likelyNew), stat: { ...stat, size: bytes.byteLength } };
+  const oid = hint.pack !== undefined && bytes.byteLength <= PACKED_BLOB_MAX ? await hint.pack.add(bytes) : await repo.store.writeBlob(bytes, hint.likelyNew);
+  return { path, oid, stat: { ...stat, size: bytes.byteLength } };
 }
 
 /**

@@ -1,5 +1,6 @@
 import git from 'isomorphic-git';
 import pako from 'pako';
+import { PackWriter } from './packWriter';
 import type { VaultPort } from '../ports';
 import type { CommitObject, Signature } from './commitObjects';
 import { createGitFs, GIT_ROOT, type GitFs, type GitFsPromises } from './gitFs';
@@ -29,6 +30,14 @@ export class GitObjectStore {
     private readonly deflate: Deflate = deflateWithPako,
   ) {
     this.fs = createGitFs(vault);
+  }
+
+  /**
+   * A pack to store many new blobs in at once (a first snapshot), see `PackWriter`; null where
+   * the platform has no Web Crypto to checksum it (blobs are then stored loose).
+   */
+  newPack(): PackWriter | null {
+    return typeof crypto !== 'undefined' && typeof crypto.subtle?.digest === 'function' ? new PackWriter(this.vault, this.gitdir, this.deflate) : null;
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {

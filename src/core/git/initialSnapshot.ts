@@ -4,6 +4,7 @@ import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
 import { commitStaged, stageFile, type CommitResult, type StagedFile } from './commitFiles';
 import { IgnoreRules } from './ignoreRules';
+import type { PackWriter } from './packWriter';
 import type { GitRepository } from './repository';
 
 const PARALLEL_FILES = 64;
@@ -40,24 +41,28 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   const links = new Set(all.links);
   options.onProgress({ done: 0, total: files.length });
   const staged: (StagedFile | null)[] = [];
+  // The notes go into packs, written as they fill up: thousands of loose objects would cost a
+  // file each. The pack must be in place before the commit that names its blobs.
+  const pack = repo.store.newPack();
   // Several files at a time: each costs a handful of sequential file-system calls, and waiting on
   // them one by one leaves the disk (and, on Node, the thread pool) idle most of the time.
   for (let at = 0; at < files.length; at += PARALLEL_FILES) {
     const batch = files.slice(at, at + PARALLEL_FILES);
-    staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file')))));
+    staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file', pack)))));
     await repo.reached('snapshot-batch');
     if (await slicer.maybeYield()) options.onProgress({ done: staged.length, total: files.length });
   }
+  await pack?.finish();
   options.onProgress({ done: files.length, total: files.length });
   await repo.reached('snapshot-stored');
   return commitStaged(repo, staged.filter((file) => file !== null), options.message, options.signature);
 }
 
-async function stageForSnapshot(repo: GitRepository, path: string, writeSet: WriteSet, kind: 'file' | 'link'): Promise<StagedFile | null> {
+async function stageForSnapshot(repo: GitRepository, path: string, writeSet: WriteSet, kind: 'file' | 'link', pack: PackWriter | null): Promise<StagedFile | null> {
   const touched = writeSet.get(path);
   if (touched !== undefined) {
     return touched.existedBefore && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
   }
-  const staged = await stageFile(repo, path, { kind, likelyNew: true });
+  const staged = await stageFile(repo, path, { kind, likelyNew: true, pack: pack ?? undefined });
   return staged.oid === null ? null : staged;
 }

@@ -1,0 +1,184 @@
+import git from 'isomorphic-git';
+import type { VaultPort } from '../ports';
+import type { Deflate } from './gitObjects';
+
+/**
+ * Writes new blobs straight into a pack file, as `git fast-import` does — what isomorphic-git
+ * cannot do: it writes each new object as a loose file (`writeBlob`) and packs only objects that
+ * are already stored (`packObjects`). A first snapshot stores thousands of notes, and a loose
+ * object costs its own file, folder check and rename; one pack of them costs two files.
+ *
+ * The pack (version 2, blobs only, no deltas) and its index (version 2) follow git's
+ * `Documentation/gitformat-pack.txt`. The pack is moved into place before its index, as git does:
+ * objects become visible with the index, and a crash between the two leaves a pack without an
+ * index, which git ignores (`count-objects` calls it garbage) and the next snapshot writes again.
+ */
+
+/** Blob type in a pack entry's header. */
+const BLOB_TYPE = 3;
+/** A pack is written once its compressed objects reach this size, so memory stays bounded. */
+const FLUSH_BYTES = 32 * 1024 * 1024;
+
+interface PackedEntry {
+  oid: string;
+  /** The entry as it stands in the pack: type and size header, then the deflated content. */
+  bytes: Uint8Array;
+}
+
+export class PackWriter {
+  private entries: PackedEntry[] = [];
+  private entryBytes = 0;
+  private readonly added = new Set<string>();
+  private readonly writing: Promise<void>[] = [];
+
+  constructor(
+    private readonly vault: VaultPort,
+    private readonly gitdir: string,
+    private readonly deflate: Deflate,
+    private readonly flushBytes = FLUSH_BYTES,
+  ) {}
+
+  /** Adds a blob (once per id); resolves to its id. The blob is readable once `finish` resolves. */
+  async add(content: Uint8Array): Promise<string> {
+    const { oid } = await git.hashBlob({ object: content });
+    if (this.added.has(oid)) return oid;
+    this.added.add(oid);
+    const entry = packEntry(content, this.deflate(content));
+    this.entries.push({ oid, bytes: entry });
+    this.entryBytes += entry.byteLength;
+    if (this.entryBytes >= this.flushBytes) this.flush();
+    return oid;
+  }
+
+  /** Writes what is left and waits for every pack to be in place. */
+  async finish(): Promise<void> {
+    this.flush();
+    await Promise.all(this.writing);
+  }
+
+  private flush(): void {
+    if (this.entries.length === 0) return;
+    const entries = this.entries;
+    this.entries = [];
+    this.entryBytes = 0;
+    this.writing.push(this.write(entries));
+  }
+
+  private async write(entries: readonly PackedEntry[]): Promise<void> {
+    const { pack, checksum } = await buildPack(entries);
+    const index = await buildIndex(entries, checksum);
+    const folder = `${this.gitdir}/objects/pack`;
+    const name = `${folder}/pack-${toHex(checksum)}`;
+    const suffix = Math.random().toString(36).slice(2);
+    await this.vault.writeBinary(`${folder}/tmp_pack_${suffix}`, pack);
+    await this.vault.writeBinary(`${folder}/tmp_idx_${suffix}`, index);
+    await this.vault.replace(`${folder}/tmp_pack_${suffix}`, `${name}.pack`);
+    await this.vault.replace(`${folder}/tmp_idx_${suffix}`, `${name}.idx`);
+  }
+}
+
+/** An entry's header (type and size, seven bits a byte after the first four) and its deflated content. */
+function packEntry(content: Uint8Array, deflated: Uint8Array): Uint8Array {
+  const header: number[] = [];
+  let size = content.byteLength;
+  let byte = (BLOB_TYPE << 4) | (size & 0x0f);
+  size = Math.floor(size / 16);
+  while (size > 0) {
+    header.push(byte | 0x80);
+    byte = size & 0x7f;
+    size = Math.floor(size / 128);
+  }
+  header.push(byte);
+  const entry = new Uint8Array(header.length + deflated.byteLength);
+  entry.set(header);
+  entry.set(deflated, header.length);
+  return entry;
+}
+
+async function buildPack(entries: readonly PackedEntry[]): Promise<{ pack: Uint8Array; checksum: Uint8Array }> {
+  let length = 12;
+  for (const entry of entries) length += entry.bytes.byteLength;
+  const pack = new Uint8Array(length + 20);
+  const view = new DataView(pack.buffer);
+  pack.set([0x50, 0x41, 0x43, 0x4b]); // "PACK"
+  view.setUint32(4, 2);
+  view.setUint32(8, entries.length);
+  let at = 12;
+  for (const entry of entries) {
+    pack.set(entry.bytes, at);
+    at += entry.bytes.byteLength;
+  }
+  const checksum = await sha1(pack.subarray(0, length));
+  pack.set(checksum, length);
+  return { pack, checksum };
+}
+
+async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Array): Promise<Uint8Array> {
+  const offsets = new Map<string, number>();
+  let at = 12;
+  for (const entry of entries) {
+    offsets.set(entry.oid, at);
+    at += entry.bytes.byteLength;
+  }
+  if (at >= 0x80000000) throw new Error('a pack over 2 GiB needs large offsets, which this writer does not write');
+  const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
+  const count = sorted.length;
+  const length = 8 + 256 * 4 + count * (20 + 4 + 4) + 40;
+  const index = new Uint8Array(length);
+  const view = new DataView(index.buffer);
+  index.set([0xff, 0x74, 0x4f, 0x63]); // "\377tOc"
+  view.setUint32(4, 2);
+  const fanout = new Uint32Array(256);
+  for (const entry of sorted) {
+    const first = parseInt(entry.oid.slice(0, 2), 16);
+    fanout[first] = (fanout[first] as number) + 1;
+  }
+  let total = 0;
+  for (let byte = 0; byte < 256; byte++) {
+    total += fanout[byte] as number;
+    view.setUint32(8 + byte * 4, total);
+  }
+  const oids = 8 + 256 * 4;
+  const crcs = oids + count * 20;
+  const positions = crcs + count * 4;
+  sorted.forEach((entry, i) => {
+    index.set(fromHex(entry.oid), oids + i * 20);
+    view.setUint32(crcs + i * 4, crc32(entry.bytes));
+    view.setUint32(positions + i * 4, offsets.get(entry.oid) as number);
+  });
+  const trailer = positions + count * 4;
+  index.set(packChecksum, trailer);
+  index.set(await sha1(index.subarray(0, trailer + 20)), trailer + 20);
+  return index;
+}
+
+async function sha1(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-1', bytes));
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC-32 (IEEE, as zlib and git's pack index use it). */
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function fromHex(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}

@@ -53,7 +53,7 @@ export function refuseProtectedFiles(ctx: MemContext, paths: readonly string[], 
     const file = protectedFileOf(path);
     if (file === undefined) continue;
     const what = file === shown ? 'it is' : `it would change "${file}", which is`;
-    throw new PathRefusedError(shown, 'protected-file', `${what} a file that steers git or the agent (.gitignore, .gitattributes, .gitmodules, AGENTS.md); only the user may change it, unless they allow the agent to in Recursa's settings.`);
+    throw new PathRefusedError(shown, 'protected-file', `${what} a file that steers git or the agent (.gitignore, .gitattributes, .gitmodules, AGENTS.md); only the user may change it, or allow the agent to (Recursa's settings: "Let the agent edit git and instruction files"; the library: editProtectedFiles).`);
   }
 }
 

@@ -44,8 +44,21 @@ describe('recursa ask (dist/cli.mjs)', () => {
     expect(status).toBe(0);
     expect(stdout).toBe('Created Hello.md.\n');
     expect(stderr).toContain('Writing the note.');
+    // One commit, told once.
+    expect(stderr.match(/committed/g)).toHaveLength(1);
     expect(await readFile(join(temp.dir, 'Hello.md'), 'utf8')).toBe('# Hello\n');
     expect(gitCli(temp.dir, 'log', '-1', '--format=%s').trim()).toBe('Add a hello note');
+  });
+
+  it('tells each automatic commit once', async () => {
+    server.script([
+      { text: `<think>Writing.</think>\n<typescript>\nawait mem.writeFile('Auto.md', '# Auto\\n');\n</typescript>` },
+      { text: '<reply>Wrote Auto.md.</reply>' },
+    ]);
+    const { status, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'scripted', 'Write a note']);
+    expect(status).toBe(0);
+    expect(stderr.match(/committed/g)).toHaveLength(1);
+    expect(gitCli(temp.dir, 'log', '-1', '--name-only', '--format=').trim()).toBe('Auto.md');
   });
 
   it('takes its settings from RECURSA_* variables, and sends the key', async () => {
@@ -66,15 +79,17 @@ describe('recursa ask (dist/cli.mjs)', () => {
     server.script([{ status: 401 }]);
     const { status, stdout, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'scripted', 'Hello']);
     expect(status).toBe(1);
-    expect(stdout).toBe('');
+    expect(JSON.parse(stdout)).toMatchObject({ ok: false, error: { code: 'RunFailed' } });
     expect(stderr).toMatch(/failed.*key/is);
+    expect(stderr).toContain('--api-key');
+    expect(stderr).not.toContain("Recursa's settings");
   });
 
   it('exits 2 for bad arguments', async () => {
     for (const args of [['ask'], ['ask', '--vault', temp.dir], ['ask', '--vault', temp.dir, '--model', 'm', '--provider', 'gemini', 'hi'], ['ask', '--vault', temp.dir, 'no model']]) {
       const { status, stderr } = await recursa(args, { RECURSA_MODEL: '' });
       expect(status, args.join(' ')).toBe(2);
-      expect(stderr).toContain('Usage: recursa run');
+      expect(stderr).toContain('Usage: recursa ask');
     }
   });
 });

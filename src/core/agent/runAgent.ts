@@ -116,10 +116,12 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
   let error: string | null = null;
   /** What the model should hear about its commits besides their hashes (paths the ignore rules kept out). */
   const commitNotes: string[] = [];
+  /** True while the closing commit is made: its event is the one commit the loop itself asked for. */
+  let closing = false;
   const commitListener = deps.git?.onEvent((event) => {
     if (event.type === 'commit' && event.run === options.runId) {
       commits.push(event.hash);
-      emit({ type: 'commit', hash: event.hash, automatic: false });
+      emit({ type: 'commit', hash: event.hash, automatic: closing });
       if (event.ignored !== undefined && event.ignored.length > 0) {
         commitNotes.push(`Note: commit ${event.hash.slice(0, 7)} left out ${event.ignored.map((path) => `"${path}"`).join(', ')}: the vault's .gitignore excludes ${event.ignored.length === 1 ? 'it' : 'them'}, so ${event.ignored.length === 1 ? 'it stays' : 'they stay'} out of history.`);
       }
@@ -284,9 +286,10 @@ export async function runAgent(request: string, history: readonly ChatMessage[],
   // Nothing the agent changed is left out of history, however the run ended.
   if (deps.git !== null && deps.writeSet.size > 0) {
     emit({ type: 'state', state: 'committing' });
+    closing = true;
     try {
-      const hash = await deps.git.commitAgentChanges(closingMessage(request, options.runId, state), options.runId);
-      emit({ type: 'commit', hash, automatic: true });
+      // Its commit event, like every commit of the run, is told by the listener above.
+      await deps.git.commitAgentChanges(closingMessage(request, options.runId, state), options.runId);
     } catch (failure) {
       if (!(isRecursaError(failure) && failure.code === 'NothingToCommit')) {
         error = `${error === null ? '' : `${error} `}The changes could not be committed: ${failure instanceof Error ? failure.message : String(failure)}`;

@@ -128,7 +128,7 @@ describe('secrets in the base URL and the API key never reach messages', () => {
       server.script([ECHOING_401]);
       const { status, output, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', withCredentials(server.url, '/v1'), '--api-key', API_KEY, '--model', 'm', 'Hello']);
       expect(status).toBe(1);
-      expect(stderr).toContain('Check the key');
+      expect(stderr).toContain('Check --api-key (or RECURSA_API_KEY)');
       expect(stderr).toContain('http://***@127.0.0.1:');
       expectNoSecret(output);
     });
@@ -148,7 +148,7 @@ describe('secrets in the base URL and the API key never reach messages', () => {
     it('a refused connection: says to check the base URL, no secret printed', async () => {
       const { status, output, stderr } = await recursa(['ask', '--vault', temp.dir, '--base-url', withCredentials(refused, '/v1'), '--api-key', API_KEY, '--model', 'm', 'Hello']);
       expect(status).toBe(1);
-      expect(stderr).toContain('Check the base URL');
+      expect(stderr).toContain('Check --base-url (or RECURSA_BASE_URL)');
       expectNoSecret(output);
     });
 

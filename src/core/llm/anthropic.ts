@@ -32,7 +32,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 export function createAnthropicProvider(settings: ProviderSettings, transport: HttpTransport, retry: RetryOptions = {}): LlmProvider {
   const baseUrl = (settings.baseUrl.trim() || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const apiKey = settings.apiKey?.trim() ?? '';
-  const context = providerContext('anthropic', baseUrl, settings.model, apiKey);
+  const context = providerContext('anthropic', baseUrl, settings.model, apiKey, settings.hints);
   const url = baseUrl.endsWith('/v1') ? `${baseUrl}/messages` : `${baseUrl}/v1/messages`;
 
   return {

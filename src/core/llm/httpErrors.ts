@@ -1,4 +1,5 @@
 import { ProviderError, type ProviderErrorDetails, type ProviderErrorKind } from '../errors/ProviderError';
+import { PLUGIN_SETTING_HINTS, type SettingHints } from './settingHints';
 import { redactSecrets, secretsInUrl } from '../text/redactSecrets';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../ports/http';
 import { parseSse, type SseEvent } from './sse';
@@ -14,6 +15,8 @@ export interface ProviderContext {
   hasKey: boolean;
   /** What must never appear in an error: the API key, the base URL's user name and password. */
   secrets?: readonly string[];
+  /** Where the user changes the settings the messages point to. Default: the plugin's settings. */
+  hints?: SettingHints;
 }
 
 /**
@@ -21,9 +24,13 @@ export interface ProviderContext {
  * parameters masked, and the key and those credentials are redacted wherever they turn up
  * (a server may echo them).
  */
-export function providerContext(provider: string, baseUrl: string, model: string, apiKey: string): ProviderContext {
+export function providerContext(provider: string, baseUrl: string, model: string, apiKey: string, hints: SettingHints = PLUGIN_SETTING_HINTS): ProviderContext {
   const secrets = [apiKey, ...secretsInUrl(baseUrl)];
-  return { provider, baseUrl: redactSecrets(baseUrl, secrets), model, hasKey: apiKey !== '', secrets };
+  return { provider, baseUrl: redactSecrets(baseUrl, secrets), model, hasKey: apiKey !== '', secrets, hints };
+}
+
+function hintsOf(context: ProviderContext): SettingHints {
+  return context.hints ?? PLUGIN_SETTING_HINTS;
 }
 
 /** How a provider waits between retries; every field has a default (tests replace them). */
@@ -259,16 +266,17 @@ export function errorFromStatus(status: number, body: string, headers: Record<st
   const base = { status, url: context.baseUrl, model: context.model, provider: context.provider, serverMessage };
   const said = serverMessage === undefined ? '' : ` The server said: "${serverMessage}".`;
   const url = context.baseUrl;
+  const hints = hintsOf(context);
   if (status === 401 || status === 403) {
     const message = context.hasKey
-      ? `The API key was refused (${status}) by ${url}. Check the key in Recursa's settings.${said}`
-      : `${url} requires an API key (${status}). Add one in Recursa's settings.${said}`;
+      ? `The API key was refused (${status}) by ${url}. ${hints.checkKey}${said}`
+      : `${url} requires an API key (${status}). ${hints.addKey}${said}`;
     return providerError(context, 'auth', message, base);
   }
   if (status === 404 || (status >= 400 && status < 500 && status !== 429 && mentionsMissingModel(serverMessage, code))) {
     return providerError(context, 
       'model-not-found',
-      `The model "${context.model}" was not found at ${url} (${status}). Check the model name and the base URL in Recursa's settings.${said}`,
+      `The model "${context.model}" was not found at ${url} (${status}). ${hints.checkModel}${said}`,
       base,
     );
   }
@@ -293,14 +301,14 @@ export function errorFromStatus(status: number, body: string, headers: Record<st
   if (status >= 400 && status < 500) {
     return providerError(context, 
       'bad-request',
-      `${url} rejected the request (${status})${serverMessage === undefined ? '' : `: "${serverMessage}"`}. Check the model and its settings in Recursa's settings.`,
+      `${url} rejected the request (${status})${serverMessage === undefined ? '' : `: "${serverMessage}"`}. ${hints.checkRequest}`,
       base,
     );
   }
   if (status >= 500) {
     return providerError(context, 'server', `${url} had a server error (${status}). Try again in a moment.${said}`, base);
   }
-  return providerError(context, 'bad-response', `${url} answered with an unexpected status (${status}). Check the base URL in Recursa's settings.`, base);
+  return providerError(context, 'bad-response', `${url} answered with an unexpected status (${status}). ${hints.checkBaseUrl}.`, base);
 }
 
 /**
@@ -319,7 +327,7 @@ export function toProviderError(error: unknown, context: ProviderContext, signal
       case 'timeout':
         return providerError(context, 
           'timeout',
-          `No answer from ${context.baseUrl} in time (${detail}). The server may be busy or still loading the model; try again, or raise the timeout in Recursa's settings.`,
+          `No answer from ${context.baseUrl} in time (${detail}). The server may be busy or still loading the model; try again${hintsOf(context).raiseTimeout}.`,
           { ...base, transport: 'timeout' },
         );
       case 'broken':
@@ -333,7 +341,7 @@ export function toProviderError(error: unknown, context: ProviderContext, signal
   }
   return providerError(context, 
     'unreachable',
-    `Could not reach ${context.baseUrl} (${detail}). Check the base URL in Recursa's settings and that the server is running.`,
+    `Could not reach ${context.baseUrl} (${detail}). ${hintsOf(context).checkBaseUrl} and that the server is running.`,
     { ...base, transport: 'unreachable' },
   );
 }
@@ -343,7 +351,7 @@ export function badResponse(context: ProviderContext, what: string, sample?: str
   const shown = sample === undefined ? '' : ` It began: "${shorten(sample)}".`;
   return providerError(context, 
     'bad-response',
-    `${context.baseUrl} sent ${what}, not ${context.provider === 'anthropic' ? 'an Anthropic Messages' : 'an OpenAI-compatible'} answer.${shown} Check the base URL and the provider kind in Recursa's settings.`,
+    `${context.baseUrl} sent ${what}, not ${context.provider === 'anthropic' ? 'an Anthropic Messages' : 'an OpenAI-compatible'} answer.${shown} ${hintsOf(context).checkProvider}`,
     { url: context.baseUrl, model: context.model, provider: context.provider },
   );
 }

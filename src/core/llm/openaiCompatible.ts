@@ -27,7 +27,7 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export function createOpenAiCompatibleProvider(settings: ProviderSettings, transport: HttpTransport, retry: RetryOptions = {}): LlmProvider {
   const baseUrl = (settings.baseUrl.trim() || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const apiKey = settings.apiKey?.trim() ?? '';
-  const context = providerContext('openai', baseUrl, settings.model, apiKey);
+  const context = providerContext('openai', baseUrl, settings.model, apiKey, settings.hints);
 
   return {
     name: 'openai',

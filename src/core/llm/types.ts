@@ -1,3 +1,5 @@
+import type { SettingHints } from './settingHints';
+
 /** One message of a conversation as providers see it. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -58,4 +60,6 @@ export interface ProviderSettings {
    * actions over working memory and storage, for small local models).
    */
   protocol?: 'code' | 'actions';
+  /** Where the user sets these (messages point there). Default: the plugin's settings. */
+  hints?: SettingHints;
 }

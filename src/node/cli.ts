@@ -2,48 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AgentEvent } from '../core/agent/runAgent';
+import { COMMAND_LINE_HINTS } from '../core/llm/settingHints';
 import type { ProviderSettings } from '../core/llm/types';
+import { isRecursaError } from '../core/errors';
 import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
 import { ask } from './ask';
+import { helpText, isCommand, usageHint, VERSION, type CommandName } from './cliHelp';
 import { createNodeVaultRegistry } from './nodeVaultRegistry';
 import { recallCommand, rememberCommand } from './memoryCommands';
 import { runScript } from './runScript';
-
-const USAGE = `Usage: recursa run --vault DIR [--commit MESSAGE] [--time-limit MS] FILE
-       recursa ask --vault DIR [--provider openai|anthropic] [--base-url URL] [--model M] [--api-key K] [--protocol code|actions] "request"
-       recursa remember --vault DIR [--tag T]... "content"
-       recursa recall --vault DIR [--query Q] [--tag T]... [--since S] [--limit N] [--scope vault|all] [--json]
-
-run: runs FILE (TypeScript, the body of an async function with \`mem\` in scope; "-" reads
-standard input) in Recursa's sandbox against the vault folder DIR, and prints the result as JSON.
-Exit code: 0 when the code succeeded, 1 when it failed, 2 for bad arguments.
-
-ask: runs one request through the agent (model, sandbox, vault, git). The agent's status lines go
-to standard error, its reply to standard output. Settings also come from RECURSA_PROVIDER,
-RECURSA_BASE_URL, RECURSA_MODEL, RECURSA_API_KEY and RECURSA_PROTOCOL. Exit code: 0 on a reply, 1 when the run
-failed, 2 for bad arguments.
-
-remember: saves a memory note (Memories/YYYY-MM-DD/HHMMSS_xxxx.md) and commits it; prints its id
-and path. recall: prints the memories matching the query, tags and time, newest first without a
-query (--json: the whole result as JSON). Exit code: 0 on success, 1 when it failed, 2 for bad
-arguments.
-
-  --vault DIR        the vault folder
-  --commit MESSAGE   (run) commit what the code wrote, with this message
-  --time-limit MS    (run) wall-time limit of the run (default 10000)
-  --provider NAME    (ask) openai (any OpenAI-compatible server) or anthropic; default openai
-  --base-url URL     (ask) default https://api.openai.com/v1 or https://api.anthropic.com
-  --model M          (ask) the model name
-  --api-key K        (ask) the API key (local servers need none)
-  --protocol P       (ask) code (TypeScript, the default) or actions (XML actions, for small models)
-  --tag T            (remember, recall) a tag; repeat for more (recall: any of them)
-  --query Q          (recall) words to search for, typo-tolerant
-  --since S          (recall) 12h, 1d, 2w, today, yesterday or an ISO date
-  --limit N          (recall) most memories, 1-100 (default 10)
-  --scope S          (recall) vault (default) or all: every vault Recursa opened on this device
-  --json             (remember, recall) print JSON
-  --memory-folder F  (remember, recall, ask) the memory folder (default Memories/)
-  --help             this text`;
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
@@ -82,23 +49,49 @@ async function main(argv: string[]): Promise<number> {
         scope: { type: 'string' },
         json: { type: 'boolean' },
         'memory-folder': { type: 'string' },
-        help: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     });
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    const command = argv.find((arg) => !arg.startsWith('-'));
+    return usageErrorOf(error instanceof Error ? error.message : String(error), isCommand(command) ? command : null);
   }
   const { values, positionals } = parsed;
   secrets.push(values['api-key'] ?? '', ...secretsInUrl(values['base-url']));
-  if (values.help === true) {
-    out(`${USAGE}\n`);
+  const [command, file, ...extra] = positionals;
+  if (values.version === true) {
+    out(`recursa ${VERSION}\n`);
     return 0;
   }
-  const [command, file, ...extra] = positionals;
+  if (command === 'help' || values.help === true) {
+    const topic = command === 'help' ? file : command;
+    if (topic !== undefined && !isCommand(topic)) return usageErrorOf(`no help for "${topic}": the commands are run, ask, remember and recall`, null);
+    out(helpText(topic ?? null));
+    return 0;
+  }
+  if (command === undefined) {
+    err(helpText());
+    return 2;
+  }
+  if (!isCommand(command)) return usageErrorOf(`unknown command "${command}"`, null);
+  const commandError = (message: string): number => usageErrorOf(message, command);
   if (command === 'ask') return askCommand(values, positionals.slice(1));
-  if (command === 'remember') return rememberCommand(values, positionals.slice(1), registry(), usageError);
-  if (command === 'recall') return recallCommand(values, positionals.slice(1), registry(), usageError);
-  if (command !== 'run') return usageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+  if (command === 'remember') return rememberCommand(values, positionals.slice(1), registry(), commandError);
+  if (command === 'recall') return recallCommand(values, positionals.slice(1), registry(), commandError);
+  return runCommand(values, file, extra);
+}
+
+interface RunValues {
+  vault?: string;
+  commit?: string;
+  'time-limit'?: string;
+  provider?: string;
+  model?: string;
+}
+
+async function runCommand(values: RunValues, file: string | undefined, extra: string[]): Promise<number> {
+  const usageError = (message: string): number => usageErrorOf(message, 'run');
   if (values.vault === undefined) return usageError('--vault DIR is required');
   if (file === undefined) return usageError('the file to run is missing (use "-" for standard input)');
   if (extra.length > 0) return usageError(`unexpected arguments: ${extra.join(' ')}`);
@@ -116,11 +109,35 @@ async function main(argv: string[]): Promise<number> {
   try {
     const result = await runScript(values.vault, code, { commit: values.commit, limits: timeMs === undefined ? {} : { timeMs } });
     out(`${JSON.stringify(result, null, 2)}\n`);
+    if (result.discarded.length > 0) err(`recursa: the code failed, so its changes were undone: ${result.discarded.join(', ')}\n`);
+    if (result.uncommitted.length > 0) err(uncommittedNotice(values.vault, result.uncommitted, result.ok));
     return result.ok ? 0 : 1;
   } catch (error) {
-    // Could not open the vault or commit: not the code's fault, so not exit code 1.
-    return usageError(error instanceof Error ? error.message : String(error));
+    // The vault could not be opened, or the commit failed (a lock another program holds, say).
+    return failure(error);
   }
+}
+
+/** Which files a run left uncommitted, and how to keep or undo them. */
+function uncommittedNotice(vault: string, paths: readonly string[], ok: boolean): string {
+  const quoted = paths.map((path) => JSON.stringify(path)).join(' ');
+  const why = ok ? 'no --commit was given' : 'the code failed, and the folder has no git history to undo them with';
+  const them = paths.length === 1 ? 'it' : 'them';
+  const lines = [`recursa: the code changed ${paths.length === 1 ? '1 file' : `${paths.length} files`} and left ${them} uncommitted (${why}):`, ...paths.map((path) => `  ${path}`)];
+  if (ok) {
+    lines.push(`To keep ${them}, run the code again with --commit MESSAGE, or commit ${them} yourself: git -C ${JSON.stringify(vault)} add -- ${quoted} && git -C ${JSON.stringify(vault)} commit -m MESSAGE`);
+    lines.push(`To undo ${them}: git -C ${JSON.stringify(vault)} restore -- <changed files>, and delete the files the code created.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A failure after the arguments were accepted: one JSON error object on standard output, exit 1. */
+function failure(error: unknown, knownCode?: string): number {
+  const code = knownCode ?? (isRecursaError(error) ? error.code : 'Failed');
+  const message = error instanceof Error ? error.message : String(error);
+  out(`${JSON.stringify({ ok: false, error: { code, message } }, null, 2)}\n`);
+  err(`recursa: ${message}\n`);
+  return 1;
 }
 
 interface AskValues {
@@ -139,6 +156,7 @@ function registry(): ReturnType<typeof createNodeVaultRegistry> {
 }
 
 async function askCommand(values: AskValues, words: string[]): Promise<number> {
+  const usageError = (message: string): number => usageErrorOf(message, 'ask');
   const env = process.env;
   if (values.vault === undefined) return usageError('--vault DIR is required');
   const request = words.join(' ').trim();
@@ -155,6 +173,7 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
     model,
     apiKey: values['api-key'] ?? env.RECURSA_API_KEY,
     protocol,
+    hints: COMMAND_LINE_HINTS,
   };
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
@@ -174,17 +193,19 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
       out(`${outcome.reply}\n`);
       return 0;
     }
-    err(`recursa: the run ${outcome.state}: ${outcome.error ?? 'no reply'}\n`);
-    return 1;
+    const code = outcome.state === 'timed-out' ? 'TimeLimit' : outcome.state === 'cancelled' ? 'Cancelled' : 'RunFailed';
+    return failure(new Error(`the run ${outcome.state}: ${outcome.error ?? 'no reply'}`), code);
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    return failure(error);
   }
 }
 
-function usageError(message: string): number {
-  err(`recursa: ${message}\n\n${USAGE}\n`);
+function usageErrorOf(message: string, command: CommandName | null): number {
+  err(`recursa: ${message}\n${usageHint(command)}\n`);
   return 2;
 }
+
+
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

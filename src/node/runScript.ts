@@ -16,6 +16,13 @@ export interface RunScriptOptions extends OpenVaultOptions {
 export interface RunScriptResult extends RunResult {
   /** The commit made for `commit`, or null when nothing was written (or no commit was asked for). */
   commit: string | null;
+  /**
+   * The files the code wrote, renamed or deleted and left uncommitted (no `commit` asked for), or
+   * left behind by a failed run in a folder without history.
+   */
+  uncommitted: string[];
+  /** The files a failed run had changed, put back as they were (the vault has history). */
+  discarded: string[];
 }
 
 /**
@@ -33,14 +40,19 @@ export async function runScript(vault: string, code: string, options: RunScriptO
   const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { limits, hostPaths: [opened.port.root] });
   try {
     const result = await sandbox.run(code);
-    let hash: string | null = null;
-    if (commit !== undefined && opened.git !== null) {
-      hash = await opened.mem.commitChanges(commit).catch((error: unknown) => {
-        if (isRecursaError(error) && error.code === 'NothingToCommit') return null;
-        throw error;
-      });
+    const touched = opened.writeSet.paths();
+    if (!result.ok) {
+      // A run that failed commits nothing and, where history can put them back, leaves no changes.
+      if (opened.git === null || touched.length === 0) return { ...result, commit: null, uncommitted: touched, discarded: [] };
+      await opened.mem.discardChanges();
+      return { ...result, commit: null, uncommitted: [], discarded: touched };
     }
-    return { ...result, commit: hash };
+    if (commit === undefined || opened.git === null) return { ...result, commit: null, uncommitted: touched, discarded: [] };
+    const hash = await opened.mem.commitChanges(commit).catch((error: unknown) => {
+      if (isRecursaError(error) && error.code === 'NothingToCommit') return null;
+      throw error;
+    });
+    return { ...result, commit: hash, uncommitted: [], discarded: [] };
   } finally {
     sandbox.dispose();
     await opened.close();

@@ -105,7 +105,7 @@ describe('recursa remember and recall (dist/cli.mjs)', () => {
     ]) {
       const ran = await recursa(args);
       expect(ran.status, args.join(' ')).toBe(2);
-      expect(ran.stderr).toContain('recursa remember --vault DIR');
+      expect(ran.stderr).toContain(`Usage: recursa ${args[0] as string} --vault DIR`);
     }
   });
 });

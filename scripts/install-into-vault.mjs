@@ -1,12 +1,11 @@
-// `npm run demo -- <vault>`: copies the built plugin into <vault>/<configDir>/plugins/recursa/.
+// `npm run demo [-- <vault> [configDir]]`: copies the built plugin into <vault>/<configDir>/plugins/recursa/.
+// Without a vault, into the shipped demo vault (demo-vault/), ready to open in Obsidian.
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const [vaultArg, configDir = '.obsidian'] = process.argv.slice(2);
-if (!vaultArg) {
-  console.error('Usage: npm run demo -- <path to vault> [config folder, default .obsidian]');
-  process.exit(1);
-}
+const DEMO_VAULT = join(dirname(fileURLToPath(import.meta.url)), '..', 'demo-vault');
+const [vaultArg = DEMO_VAULT, configDir = '.obsidian'] = process.argv.slice(2);
 const vault = resolve(vaultArg);
 if (!existsSync(vault) || !statSync(vault).isDirectory()) {
   console.error(`Not a folder: ${vault}`);

@@ -36,6 +36,15 @@ describe('release scripts', () => {
       }
     });
 
+    it('installs into the shipped demo vault when given no vault', async () => {
+      // The script finds the demo vault beside its own folder: a copy of both in a temporary folder.
+      await mkdir(join(temp.dir, 'scripts'));
+      await mkdir(join(temp.dir, 'demo-vault'));
+      await writeFile(join(temp.dir, 'scripts/install-into-vault.mjs'), await readFile(join(repo, 'scripts/install-into-vault.mjs')));
+      execFileSync(process.execPath, [join(temp.dir, 'scripts/install-into-vault.mjs')], { cwd: repo });
+      expect((await readJson(join(temp.dir, 'demo-vault/.obsidian/plugins/recursa/manifest.json'))).id).toBe('recursa');
+    });
+
     it('honours a custom config folder', async () => {
       execFileSync(process.execPath, [join(repo, 'scripts/install-into-vault.mjs'), temp.dir, '.config'], { cwd: repo });
       expect((await readJson(join(temp.dir, '.config/plugins/recursa/manifest.json'))).id).toBe('recursa');

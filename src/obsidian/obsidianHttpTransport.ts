@@ -1,7 +1,7 @@
 import { Platform, requestUrl } from 'obsidian';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports/http';
 import { redactSecrets } from '../core/text/redactSecrets';
-import { createHttpModuleTransport, type NodeHttpModules } from '../node/nodeHttpTransport';
+import { createHttpModuleTransport, type NodeHttpModules } from '../desktop/httpModuleTransport';
 
 /**
  * The HTTP port in Obsidian.

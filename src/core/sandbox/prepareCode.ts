@@ -1,5 +1,5 @@
 import { transform } from 'sucrase';
-import { evadeCensorship } from './evadeCensorship';
+import { sesSafeSource } from './sesSafeSource';
 import type { RunError } from './protocol';
 
 /** Sits on the code's first line, so every line of the model's code keeps its number. */
@@ -23,7 +23,7 @@ export function prepareCode(code: string): PreparedCode {
   } catch (error) {
     return { ok: false, error: syntaxError(error) };
   }
-  const source = evadeCensorship(js);
+  const source = sesSafeSource(js);
   DYNAMIC_IMPORT.lastIndex = 0;
   const found = DYNAMIC_IMPORT.exec(source);
   if (found !== null) {

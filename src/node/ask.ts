@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { ActionJournal, actionLogPath, createActionRunner, DEFAULT_ACTION_LOG_SIZE } from '../core/agent/actions';
+import { basename } from 'node:path';
 import type { AgentBudgets } from '../core/agent/budgets';
+import { createAgentService } from '../core/agent/createAgentService';
 import type { MemOptions } from '../core/mem';
-import { createAgentMemory, DEFAULT_MEMORY_PROMPT_TOKENS } from '../core/memory/agentMemory';
 import type { VaultRegistry } from '../core/ports';
-import { runAgent, type AgentEvent, type AgentOutcome } from '../core/agent/runAgent';
-import { buildSystemPrompt } from '../core/agent/systemPrompt';
-import { createProvider } from '../core/llm/createProvider';
+import type { AgentEvent, AgentOutcome } from '../core/agent/runAgent';
 import type { ProviderSettings } from '../core/llm/types';
 import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
 import { walkFiles } from '../core/ports';
@@ -51,29 +45,28 @@ export async function ask(vault: string, request: string, options: AskOptions): 
   const opened = await openVault(vault, { watch: false, ...options.memory, vaultRegistry: options.vaultRegistry ?? null });
   const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { hostPaths: [opened.port.root] });
   try {
-    const agentsPath = join(vault, 'AGENTS.md');
-    const notes = (await walkFiles(opened.port, '', (folder) => !folder.startsWith('.'))).filter((path) => path.endsWith('.md'));
-    const memory = createAgentMemory(opened.mem, opened.context);
-    const protocol = options.provider.protocol ?? 'code';
-    const systemPrompt = buildSystemPrompt({
-      agentsMd: existsSync(agentsPath) ? await readFile(agentsPath, 'utf8') : null,
-      customInstructions: options.instructions ?? null,
-      runtime: { now: new Date(), vaultName: basename(vault), noteCount: notes.length },
-      protocol,
-      memories: await memory.preamble(request, options.memoryPromptTokens ?? DEFAULT_MEMORY_PROMPT_TOKENS).catch(() => null),
-    });
-    const journal = new ActionJournal(opened.port, actionLogPath(dataDirOf(opened.context.options.configDir)), options.actionLogSize ?? DEFAULT_ACTION_LOG_SIZE);
-    const outcome = await runAgent(request, [], {
-      provider: createProvider(options.provider, createNodeHttpTransport()),
-      runner: sandbox,
-      git: opened.git,
-      writeSet: opened.writeSet,
-      session: opened.session,
-      systemPrompt,
-      protocol,
-      actions: createActionRunner(opened.mem, journal),
-      turnContext: () => memory.workingMemory(),
-    }, { runId: `run-${randomUUID().slice(0, 8)}`, budgets: options.budgets, signal: options.signal, onEvent: options.onEvent });
+    const agent = createAgentService(
+      {
+        port: opened.port,
+        sandbox,
+        git: opened.git,
+        writeSet: opened.writeSet,
+        session: opened.session,
+        mem: { mem: opened.mem, context: opened.context },
+        dataDir: dataDirOf(opened.context.options.configDir),
+        transport: createNodeHttpTransport(),
+        vaultName: basename(opened.port.root),
+        noteCount: async () => (await walkFiles(opened.port, '', (folder) => !folder.startsWith('.'))).filter((path) => path.endsWith('.md')).length,
+      },
+      {
+        provider: options.provider,
+        customInstructions: options.instructions,
+        budgets: options.budgets,
+        memoryPromptTokens: options.memoryPromptTokens,
+        actionLogSize: options.actionLogSize,
+      },
+    );
+    const { outcome } = await agent.ask(request, { signal: options.signal, onEvent: options.onEvent });
     // The provider's errors carry no secrets already; this keeps any other path from printing them.
     const secrets = [options.provider.apiKey, ...secretsInUrl(options.provider.baseUrl)];
     return outcome.error === null ? outcome : { ...outcome, error: redactSecrets(outcome.error, secrets) };

@@ -3,9 +3,10 @@
 //   node esbuild.config.mjs production   one minified build of both, then exit
 //   node esbuild.config.mjs watch        rebuild both on every change (development)
 //   node esbuild.config.mjs test         the worker, then the plugin in the browser test harness (tests/e2e/)
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
+import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
 
 const mode = process.argv[2] ?? 'production';
 if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
@@ -65,7 +66,7 @@ const plugin = {
   external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
   // isomorphic-git uses the global `Buffer`, which mobile lacks.
   inject: ['src/obsidian/bufferGlobal.ts'],
-  plugins: [inlineWorker],
+  plugins: [inlineWorker, inlineCl100kRanks],
   logLevel: 'info',
   sourcemap: production ? false : 'inline',
   minify: production,
@@ -83,17 +84,27 @@ const library = {
   target: 'node20',
   banner: { js: banner },
   packages: 'external',
-  plugins: [inlineWorker],
+  plugins: [inlineWorker, inlineCl100kRanks],
   logLevel: 'info',
   sourcemap: production ? false : 'inline',
   minify: false,
   treeShaking: true,
 };
 
-/** `recursa run …`: the library's command line, an executable ES module. */
+/** Where the command line's code-split chunks go, inside the published `dist/`. */
+const CLI_CHUNKS = 'dist/cli-chunks';
+
+/**
+ * `recursa run …`: the library's command line, an executable ES module. It is split: dist/cli.mjs
+ * holds the argument parsing and help, and each command imports its modules (the sandbox, git,
+ * the tokenizer) from CLI_CHUNKS when it runs, so `--version` and `--help` start quickly. (The
+ * banner, shebang included, opens every chunk; a hashbang line is valid at the start of any module.)
+ */
 const cli = {
   ...library,
   entryPoints: { cli: 'src/node/cli.ts' },
+  splitting: true,
+  chunkNames: 'cli-chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${banner}` },
 };
 
@@ -121,7 +132,7 @@ const harness = {
   format: 'iife',
   external: [],
   alias: { obsidian: './tests/helpers/obsidian/index.ts' },
-  plugins: [inlineWorker, browserHostModules],
+  plugins: [inlineWorker, inlineCl100kRanks, browserHostModules],
   sourcemap: 'inline',
   minify: false,
   logLevel: 'warning',
@@ -131,6 +142,8 @@ if (mode === 'test') {
   await esbuild.build(worker);
   await esbuild.build(harness);
 } else if (production) {
+  // Chunks of earlier builds would otherwise be published alongside the current ones.
+  await rm(CLI_CHUNKS, { recursive: true, force: true });
   await esbuild.build(worker);
   await Promise.all([esbuild.build(plugin), esbuild.build(library), esbuild.build(cli)]);
 } else {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { CL100K_RANKS_ID, cl100kRanksSource } from './scripts/cl100k-ranks.mjs';
 
 /** `recursa:sandbox-worker` is the built worker's text, as in the bundles (`npm test` builds first). */
 const inlineSandboxWorker: Plugin = {
@@ -12,8 +13,15 @@ const inlineSandboxWorker: Plugin = {
       : null,
 };
 
+/** `recursa:cl100k-ranks` is the compressed tokenizer table, from the generator the bundles use. */
+const inlineCl100kRanks: Plugin = {
+  name: 'inline-cl100k-ranks',
+  resolveId: (id) => (id === CL100K_RANKS_ID ? `\0${CL100K_RANKS_ID}` : null),
+  load: (id) => (id === `\0${CL100K_RANKS_ID}` ? cl100kRanksSource() : null),
+};
+
 export default defineConfig({
-  plugins: [inlineSandboxWorker],
+  plugins: [inlineSandboxWorker, inlineCl100kRanks],
   resolve: {
     alias: {
       // The plugin's Obsidian code runs against a test implementation of the `obsidian` module,

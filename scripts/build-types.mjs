@@ -3,8 +3,9 @@
 // `npm run build` after esbuild; tests/integration/library-types.test.ts type-checks a consumer
 // against it.
 //
-// tsconfig.types.json is the project's config plus the ambient `recursa:sandbox-worker` module
-// (dts-bundle-generator compiles only the entry, so the ambient file must come in through `types`).
+// tsconfig.types.json is the project's config plus the ambient `recursa:sandbox-worker` and
+// `recursa:cl100k-ranks` modules (dts-bundle-generator compiles only the entry, so the ambient
+// files must come in through `types`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';

@@ -2,6 +2,7 @@
 // the browser with no Node builtins and no `obsidian` import available.
 import { readdir } from 'node:fs/promises';
 import esbuild from 'esbuild';
+import { inlineCl100kRanks } from './cl100k-ranks.mjs';
 
 const entries = (await readdir('src/core', { recursive: true }))
   .filter((file) => file.endsWith('.ts'))
@@ -14,6 +15,8 @@ const result = await esbuild.build({
   outdir: 'out',
   platform: 'browser',
   format: 'esm',
+  // The tokenizer's table is generated data the bundles inline (scripts/cl100k-ranks.mjs).
+  plugins: [inlineCl100kRanks],
   logLevel: 'silent',
 }).catch((error) => error);
 

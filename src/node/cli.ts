@@ -6,11 +6,10 @@ import { COMMAND_LINE_HINTS } from '../core/llm/settingHints';
 import type { ProviderSettings } from '../core/llm/types';
 import { isRecursaError } from '../core/errors';
 import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
-import { ask } from './ask';
 import { helpText, isCommand, usageHint, VERSION, type CommandName } from './cliHelp';
-import { createNodeVaultRegistry } from './nodeVaultRegistry';
-import { recallCommand, rememberCommand } from './memoryCommands';
-import { runScript } from './runScript';
+import type { createNodeVaultRegistry } from './nodeVaultRegistry';
+// The commands' modules (the sandbox, git, the tokenizer…) are imported where a command runs, so
+// --version and --help start as fast as Node does (tests/integration/cli-startup.test.ts).
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
@@ -77,8 +76,8 @@ async function main(argv: string[]): Promise<number> {
   if (!isCommand(command)) return usageErrorOf(`unknown command "${command}"`, null);
   const commandError = (message: string): number => usageErrorOf(message, command);
   if (command === 'ask') return askCommand(values, positionals.slice(1));
-  if (command === 'remember') return rememberCommand(values, positionals.slice(1), registry(), commandError);
-  if (command === 'recall') return recallCommand(values, positionals.slice(1), registry(), commandError);
+  if (command === 'remember') return (await import('./memoryCommands')).rememberCommand(values, positionals.slice(1), await registry(), commandError);
+  if (command === 'recall') return (await import('./memoryCommands')).recallCommand(values, positionals.slice(1), await registry(), commandError);
   return runCommand(values, file, extra);
 }
 
@@ -107,6 +106,7 @@ async function runCommand(values: RunValues, file: string | undefined, extra: st
     return usageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
+    const { runScript } = await import('./runScript');
     const result = await runScript(values.vault, code, { commit: values.commit, limits: timeMs === undefined ? {} : { timeMs } });
     out(`${JSON.stringify(result, null, 2)}\n`);
     if (result.discarded.length > 0) err(`recursa: the code failed, so its changes were undone: ${result.discarded.join(', ')}\n`);
@@ -151,7 +151,8 @@ interface AskValues {
 }
 
 /** The registry of vaults in the user's home folder (`RECURSA_HOME` moves it, for tests and portable setups). */
-function registry(): ReturnType<typeof createNodeVaultRegistry> {
+async function registry(): Promise<ReturnType<typeof createNodeVaultRegistry>> {
+  const { createNodeVaultRegistry } = await import('./nodeVaultRegistry');
   return createNodeVaultRegistry({ home: process.env.RECURSA_HOME ?? homedir() });
 }
 
@@ -188,7 +189,8 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
   };
   try {
     const memory = values['memory-folder'] === undefined ? undefined : { memoryFolder: values['memory-folder'] };
-    const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent, memory, vaultRegistry: registry() });
+    const { ask } = await import('./ask');
+    const outcome = await ask(values.vault, request, { provider, signal: controller.signal, onEvent, memory, vaultRegistry: await registry() });
     if (outcome.state === 'completed' && outcome.reply !== null) {
       out(`${outcome.reply}\n`);
       return 0;

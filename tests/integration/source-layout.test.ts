@@ -26,4 +26,14 @@ describe('the source layout', () => {
     ];
     expect(crossings).toEqual([]);
   });
+
+  it('lets code shared with Obsidian desktop name Node modules in types only (the plugin also runs on mobile)', async () => {
+    const valueImports: string[] = [];
+    for (const name of await readdir('src/desktop', { recursive: true })) {
+      if (!name.endsWith('.ts')) continue;
+      const text = await readFile(join('src/desktop', name), 'utf8');
+      for (const match of text.matchAll(/^import\s+(?!type\b)[^;]*from\s+'(node:[^']+)'/gm)) valueImports.push(`${name}: ${match[1] as string}`);
+    }
+    expect(valueImports).toEqual([]);
+  });
 });

@@ -26,6 +26,11 @@ export interface OpenVaultOptions extends Partial<MemOptions> {
    * beginning of only. Default: a line on stderr.
    */
   onPartialNote?: (path: string, size: number) => void;
+  /**
+   * Told when the index cannot be built in the background (the graph and search methods then fail
+   * with the same error). Default: a line on stderr.
+   */
+  onIndexError?: (error: unknown) => void;
 }
 
 export interface OpenedVault {
@@ -56,7 +61,7 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, git: gitOption, graph: graphOption, vaultRegistry, onPartialNote, ...memOptions } = options;
+  const { watch, git: gitOption, graph: graphOption, vaultRegistry, onPartialNote, onIndexError, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
   const resolved = await resolveMemOptions(port, memOptions);
   const writeSet = new WriteSet(port);
@@ -75,7 +80,7 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
   // snapshot) run at full speed meanwhile.
   const giveWay = (): Promise<void> => git?.whenIdle() ?? Promise.resolve();
   const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), giveWay, onPartialNote: onPartialNote ?? reportPartialNote });
-  void graph?.build().catch(() => undefined);
+  void graph?.build().catch(onIndexError ?? reportIndexError);
   const { mem, context } = createMem(port, resolved, { writeSet, git, graph, session, vaultRegistry: vaultRegistry ?? null });
   // The registry is a convenience for recall across vaults; failing to update it must not stop the vault opening.
   await vaultRegistry?.register({ root: port.root, name: basename(port.root), memoryFolder: resolved.memoryFolder }).catch(() => undefined);
@@ -99,6 +104,10 @@ export async function openVault(dir: string, options: OpenVaultOptions = {}): Pr
 
 function reportPartialNote(path: string, size: number): void {
   process.stderr.write(`recursa: "${path}" is ${formatMiB(size)}; search and the graph use its first ${formatMiB(MAX_INDEXED_NOTE_BYTES)} only.\n`);
+}
+
+function reportIndexError(error: unknown): void {
+  process.stderr.write(`recursa: the search index could not be built (${error instanceof Error ? error.message : String(error)}); search and graph queries will fail until the vault is opened again.\n`);
 }
 
 function formatMiB(bytes: number): string {

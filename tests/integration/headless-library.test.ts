@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -58,6 +59,22 @@ describe('dist/recursa.mjs', () => {
     const { mem, close } = await openVault(temp.dir, { watch: false });
     await expect(mem.writeFile('pages/x.md', 'not a block\n')).rejects.toMatchObject({ code: 'InvalidContent' });
     await close();
+  });
+
+  it('reports an index that cannot be built instead of dropping the failure', async () => {
+    // Folders nested deeper than the operating system's longest path: listing the innermost fails.
+    execFileSync('bash', ['-c', `cd "$1" && for i in $(seq 20); do n=$(printf 'n%.0s' $(seq 240)); mkdir "$n" && cd "$n"; done`, 'bash', temp.dir]);
+    try {
+      const { openVault } = await library();
+      const failures: unknown[] = [];
+      const { mem, close } = await openVault(temp.dir, { watch: false, git: false, onIndexError: (error) => failures.push(error) });
+      await expect(mem.searchGlobal('anything')).rejects.toBeDefined();
+      expect(failures).toHaveLength(1);
+      await close().catch(() => undefined);
+    } finally {
+      // Node's rm cannot reach so deep; GNU rm walks the tree relative to each folder.
+      execFileSync('rm', ['-rf', temp.dir]);
+    }
   });
 
   it('fails clearly for a folder that does not exist', async () => {

@@ -100,7 +100,10 @@ interface QueryEngine {
   executeQuery(query: string, options: { fuzzy: number }): Map<number, RawResult>;
 }
 
-/** What of MiniSearch's inside this reaches into: its term index and its document tables. */
+/**
+ * What of MiniSearch's inside this reaches into: its term index and its document tables. They are
+ * private, so `package.json` pins MiniSearch to the exact version these tests were run against.
+ */
 interface MiniSearchInternals {
   _index: AddedTerms;
   _documentIds: Map<number, string>;

@@ -1,3 +1,6 @@
+/** V8 makes a substring a slice of its parent (sharing its memory) from this length on; shorter ones are copies. */
+const SLICED_FROM = 13;
+
 /**
  * A copy of `text` that shares no memory with a larger string. A substring of a note can keep the
  * whole note alive (JavaScript engines slice strings without copying), so strings an index keeps
@@ -5,7 +8,7 @@
  */
 export function ownedString(text: string): string {
   // Through JSON, not UTF-8: a lone surrogate survives it unchanged.
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+  return text.length < SLICED_FROM ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 /** One copy of each distinct string kept (`ownedString`): link targets, tags and keys repeat across notes. */

@@ -59,10 +59,16 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
 }
 
 async function stageForSnapshot(repo: GitRepository, path: string, writeSet: WriteSet, kind: 'file' | 'link', pack: PackWriter | null): Promise<StagedFile | null> {
-  const touched = writeSet.get(path);
-  if (touched !== undefined) {
-    return touched.existedBefore && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
-  }
+  if (writeSet.has(path)) return originalOf(path, writeSet);
   const staged = await stageFile(repo, path, { kind, likelyNew: true, pack: pack ?? undefined });
+  // The agent may have started changing the file while it was read: the write set records a path
+  // before the change lands, so asking again tells whether what was read could be the agent's.
+  if (writeSet.has(path)) return originalOf(path, writeSet);
   return staged.oid === null ? null : staged;
+}
+
+/** The file as it was before the agent first touched it; null when it did not exist. */
+function originalOf(path: string, writeSet: WriteSet): StagedFile | null {
+  const touched = writeSet.get(path);
+  return touched?.existedBefore === true && touched.original !== null ? { path, oid: touched.original, stat: null } : null;
 }

@@ -69,8 +69,16 @@ export class WriteSet {
       const originals = await store.saveOriginals([...fresh.values()].filter((entry) => entry.existedBefore).map((entry) => entry.path));
       for (const [path, oid] of originals) (fresh.get(path) as WriteSetEntry).original = oid;
     }
-    const result = await mutate();
+    // Recorded before the change lands: a first snapshot running meanwhile must find the path
+    // the agent is changing and take its original, never what the agent is writing.
     for (const [path, entry] of fresh) this.entries.set(path, entry);
+    let result: T;
+    try {
+      result = await mutate();
+    } catch (error) {
+      for (const path of fresh.keys()) this.entries.delete(path);
+      throw error;
+    }
     await this.refresh(paths);
     if (store !== null) {
       for (const [path, oid] of await store.saveWritten(paths)) this.setWritten(path, oid);

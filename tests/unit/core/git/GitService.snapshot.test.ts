@@ -45,6 +45,31 @@ describe.each(RUNTIMES)('the first snapshot of a vault ($name)', (runtime) => {
     await dispose();
   });
 
+  it('takes the original of a note the agent changes while the snapshot is reading it', async () => {
+    for (let i = 0; i < 20; i++) await writeFile(join(temp.dir, `Note ${i}.md`), `# Note ${i}, the user's\n`);
+    const { port, dispose } = await runtime.open(temp.dir);
+    const writeSet = new WriteSet(port);
+    let mem: ReturnType<typeof createMem>['mem'] | null = null;
+    let agentWrite: Promise<boolean> | null = null;
+    // The snapshot's read of Note 7 starts only once the agent's write of it has landed.
+    const racing: typeof port = Object.create(port) as typeof port;
+    racing.readBinary = async (path, options) => {
+      if (path === 'Note 7.md' && agentWrite === null && mem !== null) {
+        agentWrite = mem.writeFile('Note 7.md', '# Note 7, by the agent\n');
+        await agentWrite;
+      }
+      return port.readBinary(path, options);
+    };
+    const git = await GitService.open(racing, writeSet, { configDir: '.obsidian' });
+    mem = createMem(racing, DEFAULT_MEM_OPTIONS, { writeSet, git, session: { runId: 'run-1' } }).mem;
+    await git.whenSnapshotDone();
+    expect(agentWrite).not.toBeNull();
+    expect(gitCli(temp.dir, 'show', 'HEAD:Note 7.md')).toBe("# Note 7, the user's\n");
+    expect(await mem.getChangedFiles()).toEqual(['Note 7.md']);
+    git.close();
+    await dispose();
+  });
+
   it('keeps the agent changes made meanwhile out of the snapshot and in the agent commit', async () => {
     const { git, mem, dispose } = await open();
     await mem.writeFile('Folder 3/Note 3.md', '# Note 3, by the agent\n');

@@ -1,6 +1,7 @@
 import git from 'isomorphic-git';
 import type { VaultPort } from '../ports';
 import type { Deflate } from './gitObjects';
+import { sha1, toHex } from './sha1';
 
 /**
  * Writes new blobs straight into a pack file, as `git fast-import` does — what isomorphic-git
@@ -152,10 +153,6 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   return index;
 }
 
-async function sha1(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-1', bytes));
-}
-
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
@@ -171,10 +168,6 @@ function crc32(bytes: Uint8Array): number {
   let crc = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
-}
-
-function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 function fromHex(hex: string): Uint8Array {

@@ -3,6 +3,7 @@ import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, i
 import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { compareCodePoints } from '../core/util/compareCodePoints';
+import { desktopRequire } from './desktopRequire';
 
 /** The parts of Obsidian's `Vault` the port uses (all available since Obsidian 1.4.0). */
 export type ObsidianVaultSlice = Pick<
@@ -442,9 +443,8 @@ interface DesktopFs {
 
 /** Electron's `fs.promises` in the desktop app; null wherever it cannot be loaded. */
 function loadDesktopFs(): DesktopFs | null {
-  // `window.require`, not `require`: the bundler must leave Node builtins alone.
-  const load = typeof window === 'undefined' ? undefined : (window as unknown as { require?: (id: string) => unknown }).require;
-  if (typeof load !== 'function') return null;
+  const load = desktopRequire();
+  if (load === null) return null;
   try {
     const fs = (load('fs') as { promises?: Partial<DesktopFs> }).promises;
     if (fs === undefined) return null;

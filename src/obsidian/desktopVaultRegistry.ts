@@ -2,6 +2,7 @@ import { Platform } from 'obsidian';
 import { createFileVaultRegistry } from '../core/memory/fileVaultRegistry';
 import { fsRegistryFileSystem, type FsPromises, type PathModule } from '../core/memory/fsRegistryFileSystem';
 import type { VaultRegistry } from '../core/ports';
+import { desktopRequire } from './desktopRequire';
 
 /**
  * The registry of vaults in the user's home folder (`~/.recursa/vaults.json`, the file the
@@ -10,9 +11,8 @@ import type { VaultRegistry } from '../core/ports';
  */
 export function createDesktopVaultRegistry(): VaultRegistry | null {
   if (!Platform.isDesktopApp) return null;
-  // `window.require`, not `require`: the bundler must leave Node builtins alone.
-  const load = (window as unknown as { require?: (id: string) => unknown }).require;
-  if (typeof load !== 'function') return null;
+  const load = desktopRequire();
+  if (load === null) return null;
   try {
     const fs = (load('fs') as { promises?: FsPromises }).promises;
     const os = load('os') as { homedir?: () => string };

@@ -2,6 +2,7 @@ import { Platform, requestUrl } from 'obsidian';
 import { HttpTransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports/http';
 import { redactSecrets } from '../core/text/redactSecrets';
 import { createHttpModuleTransport, type NodeHttpModules } from '../desktop/httpModuleTransport';
+import { desktopRequire } from './desktopRequire';
 
 /**
  * The HTTP port in Obsidian.
@@ -32,9 +33,8 @@ export function createObsidianHttpTransport(): HttpTransport {
 /** Node's transport over the renderer's `http`/`https`: null on mobile, or when they cannot be loaded. */
 function loadNodeTransport(): HttpTransport | null {
   if (!Platform.isDesktopApp) return null;
-  // `window.require`, not `require`: the bundler must leave Node builtins alone.
-  const load = (window as unknown as { require?: (id: string) => unknown }).require;
-  if (typeof load !== 'function') return null;
+  const load = desktopRequire();
+  if (load === null) return null;
   try {
     const modules = { http: load('http'), https: load('https') };
     if (!hasRequest(modules.http) || !hasRequest(modules.https)) return null;

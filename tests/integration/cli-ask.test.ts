@@ -1,25 +1,17 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cliProcess';
 import { gitCli } from '../helpers/gitCli';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { makeTempDir, useTempDir } from '../helpers/tempVault';
 
-const CLI = join(process.cwd(), 'dist/cli.mjs');
 /** The registry of vaults goes to a temporary home folder, never the user's. */
 let registryHome = '';
 
 /** Runs the CLI asynchronously: the model server answers from this same process. */
-function recursa(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, RECURSA_HOME: registryHome, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function recursa(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, registryHome, env);
 }
 
 describe('recursa ask (dist/cli.mjs)', () => {

@@ -1,18 +1,11 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cliProcess';
 import { gitCli } from '../helpers/gitCli';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { makeTempDir, useTempDir } from '../helpers/tempVault';
 
-const CLI = join(process.cwd(), 'dist/cli.mjs');
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('recursa remember and recall (dist/cli.mjs)', () => {
   const temp = useTempDir();
@@ -23,15 +16,8 @@ describe('recursa remember and recall (dist/cli.mjs)', () => {
   afterEach(async () => home.remove());
 
   /** Runs the CLI with the registry of vaults in a temporary home folder. */
-  function recursa(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, RECURSA_HOME: home.dir, ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  function recursa(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+    return runCli(args, home.dir, env);
   }
 
   it('remembers with tags: prints the id and path, writes the note and commits it', async () => {
@@ -126,16 +112,7 @@ describe('recursa ask --protocol actions (dist/cli.mjs)', () => {
     server.requests.length = 0;
     const home = await makeTempDir('recursa-home-');
     try {
-      const ran = await new Promise<Ran>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'small', '--protocol', 'actions', 'Save my idea'], {
-          env: { ...process.env, RECURSA_HOME: home.dir },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on('close', (status) => resolve({ status, stdout, stderr }));
-      });
+      const ran = await runCli(['ask', '--vault', temp.dir, '--base-url', `${server.url}/v1`, '--model', 'small', '--protocol', 'actions', 'Save my idea'], home.dir);
       expect(ran.status, ran.stderr).toBe(0);
       expect(ran.stdout).toBe('Saved Inbox/idea.md.\n');
       expect(await readFile(join(temp.dir, 'Inbox/idea.md'), 'utf8')).toBe('Try the new protocol.\n');

@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/core/errors';
 import { createProvider } from '../../src/core/llm/createProvider';
 import { testConnection } from '../../src/core/llm/testConnection';
 import type { ProviderSettings } from '../../src/core/llm/types';
 import { createNodeHttpTransport } from '../../src/node/nodeHttpTransport';
+import { runCli } from '../helpers/cliProcess';
 import { closedPortUrl, startModelServer, type ModelServer } from '../helpers/modelServer';
 import { makeTempDir, useTempDir } from '../helpers/tempVault';
 
 const PASSWORD = 'sekret-pw-4711';
 const API_KEY = 'sk-live-key-0123456789';
-const CLI = join(process.cwd(), 'dist/cli.mjs');
 
 /** The base URL with credentials in it, for a server at `url` (`http://127.0.0.1:<port>`). */
 function withCredentials(url: string, path = ''): string {
@@ -113,15 +111,10 @@ describe('secrets in the base URL and the API key never reach messages', () => {
     });
     afterAll(async () => home.remove());
 
-    function recursa(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; output: string; stderr: string }> {
-      return new Promise((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, RECURSA_HOME: home.dir, ...env } });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on('close', (status) => resolve({ status, output: `${stdout}\n${stderr}`, stderr }));
-      });
+    /** Runs the CLI; `output` is everything it printed, standard output and error. */
+    async function recursa(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; output: string; stderr: string }> {
+      const { status, stdout, stderr } = await runCli(args, home.dir, env);
+      return { status, output: `${stdout}\n${stderr}`, stderr };
     }
 
     it('a refused key: exit 1, the message says to check the key, no secret printed', async () => {

@@ -1,4 +1,5 @@
 import type { Deflate } from '../core/git/gitObjects';
+import { zlibDeflate, type DeflateSync } from '../desktop/zlibDeflate';
 import { desktopRequire } from './desktopRequire';
 
 /**
@@ -9,12 +10,8 @@ export function loadDesktopDeflate(): Deflate | null {
   const load = desktopRequire();
   if (load === null) return null;
   try {
-    const { deflateSync } = load('zlib') as { deflateSync?: (bytes: Uint8Array, options: { level: number }) => Uint8Array };
-    if (typeof deflateSync !== 'function') return null;
-    return (bytes) => {
-      const out = deflateSync(bytes, { level: 1 });
-      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-    };
+    const { deflateSync } = load('zlib') as { deflateSync?: DeflateSync };
+    return typeof deflateSync === 'function' ? zlibDeflate(deflateSync) : null;
   } catch {
     return null;
   }

@@ -1,28 +1,28 @@
 import { editorInfoField, Notice, Plugin, type ViewCreator, type WorkspaceLeaf } from 'obsidian';
 import type { AgentService } from './core/agent/AgentService';
+import type { AgentSettings } from './core/agent/createAgentService';
 import { ConversationStore } from './core/agent/ConversationStore';
 import { isRecursaError } from './core/errors';
-import { GitService, type GitEvent } from './core/git/GitService';
-import { GraphIndex, MAX_INDEXED_NOTE_BYTES } from './core/graph/GraphIndex';
-import { createMem, resolveMemOptions, WriteSet, type MemInstance, type MemOptions } from './core/mem';
-import { MEM_METHOD_NAMES, type Mem, type RunScopedMem } from './core/mem/createMem';
-import type { MemSession } from './core/mem/MemContext';
-import type { VaultRegistry } from './core/ports';
-import { Sandbox } from './core/sandbox/Sandbox';
+import type { GitEvent, GitService } from './core/git/GitService';
+import { MAX_INDEXED_NOTE_BYTES } from './core/graph/GraphIndex';
+import type { MemOptions } from './core/mem';
+import type { Mem } from './core/mem/createMem';
+import type { Sandbox } from './core/sandbox/Sandbox';
+import { VaultStack } from './core/stack/VaultStack';
 import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
 import { CHAT_VIEW_TYPE, ChatView, type ChatHost } from './obsidian/chat/ChatView';
 import { confirmAction } from './obsidian/ConfirmModal';
-import { createAgent, type AgentSettings } from './obsidian/createAgent';
 import { createDesktopVaultRegistry } from './obsidian/desktopVaultRegistry';
+import { loadDesktopDeflate } from './obsidian/desktopDeflate';
 import { agentChangeMarkers, changeMarkersSlot, type ChangeMarkersSlot } from './obsidian/editor/agentChangeMarkers';
 import { loadAgentChanges } from './obsidian/editor/loadAgentChanges';
 import { loadHistory } from './obsidian/history/historyModel';
 import { HISTORY_VIEW_TYPE, HistoryView } from './obsidian/history/HistoryView';
+import { createObsidianHttpTransport } from './obsidian/obsidianHttpTransport';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 import { RecursaSettingTab } from './obsidian/settings/RecursaSettingTab';
 import { defaultSettings, readApiKey, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
 import { RecursaStatusBar } from './obsidian/statusBar';
-import { loadDesktopDeflate } from './obsidian/desktopDeflate';
 
 const INDEX_SAVE_INTERVAL_MS = 5 * 60_000;
 /** "N agent commits today" is counted again this often, so it rolls over at midnight. */
@@ -34,12 +34,8 @@ const STATUS_REFRESH_MS = 10 * 60_000;
  */
 export default class RecursaPlugin extends Plugin {
   override settings: RecursaSettings = defaultSettings();
-  private memInstance: MemInstance | null = null;
-  private git: GitService | null = null;
-  private sandboxInstance: Sandbox | null = null;
-  private graph: GraphIndex | null = null;
-  private port: ObsidianVaultPort | null = null;
-  private agentParts: Omit<Parameters<typeof createAgent>[0], 'sandbox'> | null = null;
+  /** Everything Recursa runs over this vault; null until the layout is ready. */
+  private stack: VaultStack | null = null;
   private readonly viewTypes = new Set<string>();
   private unloaded = false;
   private statusBar: RecursaStatusBar | null = null;
@@ -47,8 +43,6 @@ export default class RecursaPlugin extends Plugin {
   /** Editors showing notes: told the paths of every agent commit, to mark the changed lines. */
   private readonly commitListeners = new Set<(paths: readonly string[]) => void>();
   private stopGitEvents: (() => void) | null = null;
-  /** The vaults Recursa has opened on this device, for `recall({ scope: 'all' })`; null on mobile. */
-  private vaultRegistry: VaultRegistry | null = null;
 
   override async onload(): Promise<void> {
     const { settings, needsSave } = settingsFromData(await this.loadData(), this.app.secretStorage);
@@ -57,7 +51,7 @@ export default class RecursaPlugin extends Plugin {
     const host: ChatHost = {
       agent: () => this.agent(this.agentSettings()),
       git: () => this.git,
-      conversations: () => (this.port === null ? null : new ConversationStore(this.port, `${this.pluginDir()}/conversations`)),
+      conversations: () => (this.stack === null ? null : new ConversationStore(this.stack.port, `${this.pluginDir()}/conversations`)),
     };
     this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, host));
     this.registerView(
@@ -132,19 +126,23 @@ export default class RecursaPlugin extends Plugin {
   }
 
   /** The agent's `mem`, once the vault is ready; `null` before that. */
-  get mem(): MemInstance['mem'] | null {
-    return this.memInstance?.mem ?? null;
+  get mem(): Mem | null {
+    return this.stack?.mem ?? null;
   }
 
   /** Where the agent's code runs (a Web Worker, started on first use); `null` before the vault is ready. */
   get sandbox(): Sandbox | null {
-    return this.sandboxInstance;
+    return this.stack?.sandbox ?? null;
+  }
+
+  /** The vault's history; `null` before the vault is ready or when history is off. */
+  private get git(): GitService | null {
+    return this.stack?.git ?? null;
   }
 
   /** The agent for these settings, over this vault; `null` before the vault is ready. */
   agent(settings: AgentSettings): AgentService | null {
-    if (this.agentParts === null || this.sandboxInstance === null) return null;
-    return createAgent({ ...this.agentParts, sandbox: this.sandboxInstance, ...(this.memInstance === null ? {} : { mem: this.memInstance }) }, settings);
+    return this.stack?.agent(settings) ?? null;
   }
 
   /** Opens (or shows) the chat in the right sidebar; with a note, the next request is about it. */
@@ -197,77 +195,72 @@ export default class RecursaPlugin extends Plugin {
 
   /** Forgets the saved index and builds it again from the notes. */
   private async rebuildIndex(): Promise<void> {
-    const port = this.port;
-    if (port === null || this.agentParts === null) {
+    const stack = this.stack;
+    if (stack === null) {
       new Notice('Recursa is still opening this vault.');
       return;
     }
-    const cacheFile = `${this.pluginDir()}/graph-index.json`;
-    const options = await this.memOptions(port);
-    if (await port.exists(cacheFile)) await port.remove(cacheFile);
-    const parts = this.agentParts;
-    if (this.unloaded || parts === null) return;
-    this.graph?.close();
-    this.sandboxInstance?.dispose();
-    this.sandboxInstance = null;
-    this.startIndex(port, options, parts.writeSet, parts.session);
     new Notice('Recursa: rebuilding the search index…');
-    await this.graph?.build();
-    await this.graph?.save();
-    if (!this.unloaded) new Notice('Recursa: the search index is rebuilt.');
+    try {
+      await stack.rebuildIndex();
+      if (!this.unloaded) new Notice('Recursa: the search index is rebuilt.');
+    } catch (error) {
+      if (!this.unloaded) new Notice(`Recursa: the search index could not be rebuilt. ${errorText(error)}`);
+    }
   }
 
-  private memOptions(port: ObsidianVaultPort): Promise<MemOptions> {
-    return resolveMemOptions(port, { configDir: this.app.vault.configDir, ...toMemOptions(this.settings) });
+  private memOptions(): Partial<MemOptions> {
+    return { configDir: this.app.vault.configDir, ...toMemOptions(this.settings) };
   }
 
   /**
    * A new `mem` over the same index after its options changed (a folder made protected, another
-   * memory folder). The sandbox reaches `mem` through `currentMem`, so the next call already obeys
-   * the new options, and a run under way is not cut short.
+   * memory folder): the next run already obeys them, and a run under way is not cut short.
    */
   private async restartMem(): Promise<void> {
-    const port = this.port;
-    const parts = this.agentParts;
-    const graph = this.graph;
-    if (port === null || parts === null || graph === null) return;
-    const options = await this.memOptions(port);
-    if (this.unloaded || this.port !== port || this.graph !== graph) return;
-    this.startMem(port, options, parts.writeSet, parts.session, graph);
+    await this.stack?.setMemOptions(this.memOptions());
   }
 
   private async startCore(): Promise<void> {
     const port = new ObsidianVaultPort(this.app);
-    const options = await this.memOptions(port);
-    const writeSet = new WriteSet(port);
-    let git: GitService | null = null;
-    try {
-      git = await GitService.open(port, writeSet, { configDir: this.app.vault.configDir, author: this.settings.gitAuthor, deflate: loadDesktopDeflate() ?? undefined });
-    } catch (error) {
+    const vaultRegistry = createDesktopVaultRegistry();
+    const stack = await VaultStack.open(port, {
+      mem: this.memOptions(),
+      git: { author: this.settings.gitAuthor, deflate: loadDesktopDeflate() ?? undefined },
       // Without history the agent still works; its changes simply cannot be committed or undone.
-      if (!this.unloaded) this.reportGitError(error);
-    }
+      onGitError: (error) => {
+        if (!this.unloaded) this.reportGitError(error);
+      },
+      graph: {
+        cacheFile: `${this.pluginDir()}/graph-index.json`,
+        onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
+        onPartialNote: (path, size) => {
+          if (!this.unloaded) new Notice(`Recursa: "${path}" is ${Math.round(size / 1024 / 1024)} MiB; search and the graph use its first ${MAX_INDEXED_NOTE_BYTES / 1024 / 1024} MiB only.`, 10_000);
+        },
+      },
+      onIndexError: (error) => {
+        if (!this.unloaded) new Notice(`Recursa: the search index could not be built. ${errorText(error)}`);
+      },
+      session: { runId: 'plugin', activeNote: () => this.app.workspace.getActiveFile()?.path ?? null },
+      vaultRegistry,
+      sandbox: { createWorker: createBrowserSandboxWorker },
+      agent: {
+        transport: createObsidianHttpTransport,
+        vaultName: this.app.vault.getName(),
+        dataDir: this.pluginDir(),
+        noteCount: () => this.app.vault.getMarkdownFiles().length,
+      },
+    });
     if (this.unloaded) {
-      git?.close();
+      await stack.close({ finishWork: false });
       return;
     }
-    this.git = git;
+    this.stack = stack;
+    const git = stack.git;
     this.stopGitEvents = git?.onEvent((event) => this.onGitEvent(event)) ?? null;
     for (const event of git?.startupEvents ?? []) this.onGitEvent(event);
     git?.whenSnapshotDone().catch((error: unknown) => this.reportGitError(error));
-    const session: MemSession = { runId: 'plugin', activeNote: () => this.app.workspace.getActiveFile()?.path ?? null };
-    this.port = port;
-    this.vaultRegistry = createDesktopVaultRegistry();
-    void this.vaultRegistry?.register({ root: port.root, name: this.app.vault.getName(), memoryFolder: options.memoryFolder }).catch(() => undefined);
-    this.agentParts = { app: this.app, port, git, writeSet, session, pluginDir: this.pluginDir() };
-    this.startIndex(port, options, writeSet, session);
-    void this.graph
-      ?.build()
-      .then(() => this.graph?.save())
-      .catch((error: unknown) => {
-        if (!this.unloaded) new Notice(`Recursa: the search index could not be built. ${errorText(error)}`);
-      });
-    this.registerInterval(window.setInterval(() => void this.graph?.save().catch(() => false), INDEX_SAVE_INTERVAL_MS));
+    this.registerInterval(window.setInterval(() => void this.stack?.saveIndex().catch(() => false), INDEX_SAVE_INTERVAL_MS));
     void this.refreshStatus();
     this.registerInterval(window.setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS));
     for (const leaf of this.app.workspace.getLeavesOfType(HISTORY_VIEW_TYPE)) if (leaf.view instanceof HistoryView) void leaf.view.refresh();
@@ -292,7 +285,7 @@ export default class RecursaPlugin extends Plugin {
   private async refreshStatus(): Promise<void> {
     const git = this.git;
     if (git === null) {
-      this.statusBar?.setAgentCommitsToday(this.port === null ? null : 'off');
+      this.statusBar?.setAgentCommitsToday(this.stack === null ? null : 'off');
       return;
     }
     try {
@@ -303,46 +296,12 @@ export default class RecursaPlugin extends Plugin {
     }
   }
 
-  /** A new index over the vault, and the `mem` and sandbox that use it. */
-  private startIndex(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession): void {
-    const hidden = new Set(['.git', '.trash', this.app.vault.configDir]);
-    const graph = new GraphIndex(port, {
-      skipFolder: (folder) => hidden.has(folder),
-      cacheFile: `${this.pluginDir()}/graph-index.json`,
-      onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
-      // Pauses while git works, so the agent's commits and the first snapshot are not slowed by it.
-      giveWay: () => this.git?.whenIdle() ?? Promise.resolve(),
-      onPartialNote: (path, size) => {
-        if (!this.unloaded) new Notice(`Recursa: "${path}" is ${Math.round(size / 1024 / 1024)} MiB; search and the graph use its first ${MAX_INDEXED_NOTE_BYTES / 1024 / 1024} MiB only.`, 10_000);
-      },
-    });
-    this.graph = graph;
-    this.startMem(port, options, writeSet, session, graph);
-  }
-
-  private startMem(port: ObsidianVaultPort, options: MemOptions, writeSet: WriteSet, session: MemSession, graph: GraphIndex): void {
-    this.memInstance = createMem(port, options, { writeSet, git: this.git, graph, session, vaultRegistry: this.vaultRegistry });
-    this.sandboxInstance ??= new Sandbox(createBrowserSandboxWorker, this.currentMem, { hostPaths: [port.root] });
-  }
-
-  /** `mem` as the sandbox sees it: each run is bound to the `mem` of the moment (settings may restart it). */
-  private readonly currentMem: RunScopedMem = { forRun: (scope) => this.memInstance?.forRun(scope) ?? CLOSED_MEM };
-
   private stopCore(): void {
     this.stopGitEvents?.();
     this.stopGitEvents = null;
     this.commitListeners.clear();
-    this.sandboxInstance?.dispose();
-    this.sandboxInstance = null;
-    // Best effort: the next start loads what was saved and re-reads only the notes changed since.
-    void this.graph?.save().catch(() => false);
-    this.graph?.close();
-    this.graph = null;
-    this.git?.close();
-    this.git = null;
-    this.port = null;
-    this.memInstance = null;
-    this.agentParts = null;
+    void this.stack?.close({ finishWork: false });
+    this.stack = null;
   }
 
   private pluginDir(): string {
@@ -357,8 +316,3 @@ export default class RecursaPlugin extends Plugin {
 function errorText(error: unknown): string {
   return isRecursaError(error) || error instanceof Error ? error.message : String(error);
 }
-
-/** The `mem` of a vault Recursa has closed: every call says so. */
-const CLOSED_MEM = Object.fromEntries(
-  MEM_METHOD_NAMES.map((name) => [name, (): Promise<never> => Promise.reject(new Error('Recursa has closed this vault.'))]),
-) as unknown as Mem;

@@ -1,15 +1,9 @@
-import { basename } from 'node:path';
 import type { AgentBudgets } from '../core/agent/budgets';
-import { createAgentService } from '../core/agent/createAgentService';
 import type { MemOptions } from '../core/mem';
 import type { VaultRegistry } from '../core/ports';
 import type { AgentEvent, AgentOutcome } from '../core/agent/runAgent';
 import type { ProviderSettings } from '../core/llm/types';
 import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
-import { walkFiles } from '../core/ports';
-import { Sandbox } from '../core/sandbox/Sandbox';
-import { createNodeHttpTransport } from './nodeHttpTransport';
-import { createNodeSandboxWorker } from './nodeSandboxWorker';
 import { openVault } from './openVault';
 
 export interface AskOptions {
@@ -29,11 +23,6 @@ export interface AskOptions {
   vaultRegistry?: VaultRegistry | null;
 }
 
-/** Where the command line keeps what the plugin keeps in its folder: the same folder inside the vault. */
-export function dataDirOf(configDir: string): string {
-  return `${configDir}/plugins/recursa`;
-}
-
 /**
  * Runs one request through the agent loop against a vault folder, headless: the model named in
  * `options.provider`, the sandbox, `mem` and git — the same parts the plugin uses.
@@ -43,35 +32,19 @@ export function dataDirOf(configDir: string): string {
  */
 export async function ask(vault: string, request: string, options: AskOptions): Promise<AgentOutcome> {
   const opened = await openVault(vault, { watch: false, ...options.memory, vaultRegistry: options.vaultRegistry ?? null });
-  const sandbox = new Sandbox(() => createNodeSandboxWorker(), opened.mem, { hostPaths: [opened.port.root] });
   try {
-    const agent = createAgentService(
-      {
-        port: opened.port,
-        sandbox,
-        git: opened.git,
-        writeSet: opened.writeSet,
-        session: opened.session,
-        mem: { mem: opened.mem, context: opened.context },
-        dataDir: dataDirOf(opened.context.options.configDir),
-        transport: createNodeHttpTransport(),
-        vaultName: basename(opened.port.root),
-        noteCount: async () => (await walkFiles(opened.port, '', (folder) => !folder.startsWith('.'))).filter((path) => path.endsWith('.md')).length,
-      },
-      {
-        provider: options.provider,
-        customInstructions: options.instructions,
-        budgets: options.budgets,
-        memoryPromptTokens: options.memoryPromptTokens,
-        actionLogSize: options.actionLogSize,
-      },
-    );
+    const agent = opened.agent({
+      provider: options.provider,
+      customInstructions: options.instructions,
+      budgets: options.budgets,
+      memoryPromptTokens: options.memoryPromptTokens,
+      actionLogSize: options.actionLogSize,
+    });
     const { outcome } = await agent.ask(request, { signal: options.signal, onEvent: options.onEvent });
     // The provider's errors carry no secrets already; this keeps any other path from printing them.
     const secrets = [options.provider.apiKey, ...secretsInUrl(options.provider.baseUrl)];
     return outcome.error === null ? outcome : { ...outcome, error: redactSecrets(outcome.error, secrets) };
   } finally {
-    sandbox.dispose();
     await opened.close();
   }
 }

@@ -1,9 +1,16 @@
-import { GitService, type GitServiceOptions } from '../core/git/GitService';
-import { GraphIndex, MAX_INDEXED_NOTE_BYTES } from '../core/graph/GraphIndex';
-import { createMem, resolveMemOptions, WriteSet, type Mem, type MemContext, type MemOptions, type MemSession } from '../core/mem';
-import type { VaultRegistry } from '../core/ports';
 import { basename } from 'node:path';
+import type { AgentService } from '../core/agent/AgentService';
+import type { AgentSettings } from '../core/agent/createAgentService';
+import type { GitService, GitServiceOptions } from '../core/git/GitService';
+import { MAX_INDEXED_NOTE_BYTES, type GraphIndex } from '../core/graph/GraphIndex';
+import type { Mem, MemContext, MemOptions, MemSession, WriteSet } from '../core/mem';
+import type { VaultRegistry } from '../core/ports';
+import type { RunLimits } from '../core/sandbox/protocol';
+import type { Sandbox } from '../core/sandbox/Sandbox';
+import { VaultStack } from '../core/stack/VaultStack';
+import { createNodeHttpTransport } from './nodeHttpTransport';
 import { nodeDeflate } from './nodeDeflate';
+import { createNodeSandboxWorker } from './nodeSandboxWorker';
 import { NodeVaultPort } from './NodeVaultPort';
 
 export interface OpenVaultOptions extends Partial<MemOptions> {
@@ -31,6 +38,8 @@ export interface OpenVaultOptions extends Partial<MemOptions> {
    * with the same error). Default: a line on stderr.
    */
   onIndexError?: (error: unknown) => void;
+  /** Defaults for every sandbox run (time, memory, output, mem calls). */
+  sandboxLimits?: Partial<RunLimits>;
 }
 
 export interface OpenedVault {
@@ -48,12 +57,16 @@ export interface OpenedVault {
   writeSet: WriteSet;
   /** Whose run `mem` calls belong to (names the run in commit trailers). */
   session: MemSession;
-  /** Stops watching the folder. `mem` must not be used afterwards. */
+  /** Where agent code runs against `mem`: a Worker with SES, started on first use. */
+  sandbox: Sandbox;
+  /** The agent over this vault with `settings` (the provider, instructions, budgets). */
+  agent: (settings: AgentSettings) => AgentService;
+  /** Stops the sandbox and watching the folder. `mem` must not be used afterwards. */
   close: () => Promise<void>;
 }
 
 /**
- * Opens a folder as a vault, headless: the same `mem` the plugin gives the agent, over Node's fs.
+ * Opens a folder as a vault, headless: the same `mem`, sandbox and agent the plugin has, over Node's fs.
  *
  * @example
  * const { mem, close } = await openVault('/path/to/vault');
@@ -61,42 +74,43 @@ export interface OpenedVault {
  * await close();
  */
 export async function openVault(dir: string, options: OpenVaultOptions = {}): Promise<OpenedVault> {
-  const { watch, git: gitOption, graph: graphOption, vaultRegistry, onPartialNote, onIndexError, ...memOptions } = options;
+  const { watch, git, graph, vaultRegistry, onPartialNote, onIndexError, sandboxLimits, ...memOptions } = options;
   const port = await NodeVaultPort.open(dir, { watch: watch ?? true });
-  const resolved = await resolveMemOptions(port, memOptions);
-  const writeSet = new WriteSet(port);
-  let git: GitService | null = null;
+  let stack: VaultStack;
   try {
-    if (gitOption !== false) {
-      git = await GitService.open(port, writeSet, { deflate: nodeDeflate, ...(gitOption === true ? {} : gitOption), configDir: resolved.configDir });
-    }
+    stack = await VaultStack.open(port, {
+      mem: memOptions,
+      git: git === false ? false : { deflate: nodeDeflate, ...(git === true ? {} : git) },
+      graph: graph === false ? false : { onPartialNote: onPartialNote ?? reportPartialNote },
+      onIndexError: onIndexError ?? reportIndexError,
+      session: { runId: 'headless' },
+      vaultRegistry: vaultRegistry ?? null,
+      sandbox: { createWorker: () => createNodeSandboxWorker(), ...(sandboxLimits === undefined ? {} : { limits: sandboxLimits }) },
+      agent: { transport: createNodeHttpTransport, vaultName: basename(port.root) },
+    });
   } catch (error) {
     port.close();
     throw error;
   }
-  const session: MemSession = { runId: 'headless' };
-  const hidden = new Set(['.git', '.trash', resolved.configDir]);
-  // The index is built in the background and pauses while git works, so commits (and the first
-  // snapshot) run at full speed meanwhile.
-  const giveWay = (): Promise<void> => git?.whenIdle() ?? Promise.resolve();
-  const graph = graphOption === false ? null : new GraphIndex(port, { skipFolder: (folder) => hidden.has(folder), giveWay, onPartialNote: onPartialNote ?? reportPartialNote });
-  void graph?.build().catch(onIndexError ?? reportIndexError);
-  const { mem, context } = createMem(port, resolved, { writeSet, git, graph, session, vaultRegistry: vaultRegistry ?? null });
-  // The registry is a convenience for recall across vaults; failing to update it must not stop the vault opening.
-  await vaultRegistry?.register({ root: port.root, name: basename(port.root), memoryFolder: resolved.memoryFolder }).catch(() => undefined);
+  const sandbox = stack.sandbox as Sandbox;
   return {
-    mem,
-    context,
-    git,
-    graph,
+    get mem() {
+      return stack.mem;
+    },
+    get context() {
+      return stack.context;
+    },
+    git: stack.git,
+    get graph() {
+      return stack.graph;
+    },
     port,
-    writeSet,
-    session,
+    writeSet: stack.writeSet,
+    session: stack.session,
+    sandbox,
+    agent: (settings) => stack.agent(settings) as AgentService,
     close: async () => {
-      await git?.whenSnapshotDone().catch(() => null);
-      await graph?.build().catch(() => undefined);
-      graph?.close();
-      git?.close();
+      await stack.close();
       port.close();
     },
   };

@@ -8,7 +8,7 @@ import type { GitIdentity } from '../../core/git/commitObjects';
 import type { ProviderSettings } from '../../core/llm/types';
 import { DEFAULT_MEM_OPTIONS, type MemOptions } from '../../core/mem/options';
 import { DEFAULT_PATH_POLICY, normalizeVaultPath } from '../../core/paths/pathPolicy';
-import type { AgentSettings } from '../createAgent';
+import type { AgentSettings } from '../../core/agent/createAgentService';
 import { isProviderPresetId, PROVIDER_PRESET_IDS, PROVIDER_PRESETS, type ProviderPresetId } from './providerPresets';
 
 export { PROVIDER_PRESET_IDS, PROVIDER_PRESETS, type ProviderPreset, type ProviderPresetId } from './providerPresets';
@@ -371,7 +371,7 @@ export function toProviderSettings(settings: RecursaSettings, apiKey: string | n
   };
 }
 
-/** The agent's settings (`createAgent`): the provider with its key and protocol, instructions, budgets, memory. */
+/** The agent's settings (`VaultStack.agent`): the provider with its key and protocol, instructions, budgets, memory. */
 export function toAgentSettings(settings: RecursaSettings, apiKey: string | null): AgentSettings {
   const instructions = settings.customInstructions.trim();
   return {

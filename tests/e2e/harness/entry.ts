@@ -4,7 +4,7 @@
 import type * as Obsidian from 'obsidian';
 import RecursaPlugin from '../../../src/main';
 // The same module the bundle's `obsidian` import resolves to (esbuild aliases it there).
-import { App, Component, MarkdownRenderer, Notice, Vault } from '../../helpers/obsidian';
+import { App, Component, MarkdownRenderer, Notice, Plugin, Vault } from '../../helpers/obsidian';
 import * as obsidianModule from '../../helpers/obsidian';
 import type { App as TestApp } from '../../helpers/obsidian/app';
 import { installNodeHttpShim } from './nodeHttpShim';
@@ -87,6 +87,26 @@ function listenerId(listener: unknown): number {
   return id;
 }
 
+/** An anchor of the onload benchmark: a plugin that registers nothing (what loading a plugin costs at all). */
+class EmptyPlugin extends Plugin {
+  override async onload(): Promise<void> {
+    // Nothing.
+  }
+}
+
+/** An anchor of the onload benchmark: what Obsidian's sample plugin does in `onload`. */
+class SamplePlugin extends Plugin {
+  override async onload(): Promise<void> {
+    const settings: unknown = { mySetting: 'default', ...((await this.loadData()) as object | null) };
+    this.addRibbonIcon('dice', 'Sample', () => new Notice(JSON.stringify(settings)));
+    this.addStatusBarItem().setText('Status bar text');
+    this.addCommand({ id: 'open-sample-modal-simple', name: 'Open sample modal (simple)', callback: () => undefined });
+    this.addCommand({ id: 'sample-editor-command', name: 'Sample editor command', callback: () => undefined });
+    this.registerDomEvent(document, 'click', () => undefined);
+    this.registerInterval(window.setInterval(() => undefined, 5 * 60 * 1000));
+  }
+}
+
 let app: TestApp | null = null;
 let plugin: RecursaPlugin | null = null;
 let manifest: Obsidian.PluginManifest | null = null;
@@ -142,6 +162,26 @@ const harness = {
     plugin = new RecursaPlugin(requireApp() as unknown as Obsidian.App, manifest);
     plugin.load();
     await (plugin as unknown as { whenLoaded(): Promise<void> }).whenLoaded();
+  },
+
+  /**
+   * Milliseconds from `load()` until `onload` has finished (as Obsidian awaits it), averaged over
+   * `times` loads, for Recursa's plugin, a plugin whose `onload` does nothing, or one that does what
+   * Obsidian's sample plugin does; each is unloaded again afterwards.
+   */
+  async timeOnload(which: 'recursa' | 'empty' | 'sample', times = 1): Promise<number> {
+    if (manifest === null) throw new Error('start() first');
+    const current = requireApp();
+    let total = 0;
+    for (let i = 0; i < times; i += 1) {
+      const timed = which === 'recursa' ? new RecursaPlugin(current as unknown as Obsidian.App, manifest) : new (which === 'empty' ? EmptyPlugin : SamplePlugin)(current, manifest);
+      const started = performance.now();
+      timed.load();
+      await (timed as unknown as { whenLoaded(): Promise<void> }).whenLoaded();
+      total += performance.now() - started;
+      timed.unload();
+    }
+    return total / times;
   },
 
   unloadPlugin(): void {

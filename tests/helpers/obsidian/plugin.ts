@@ -24,6 +24,12 @@ export abstract class Plugin
     this.manifest = manifest;
   }
 
+  /** As in Obsidian, a plugin's `onload` may return a promise, which is awaited. */
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the signature obsidian.d.ts gives Plugin.onload
+  override onload(): Promise<void> | void {
+    // Nothing by default.
+  }
+
   /** Test-only: waits for what `onload` returned (Obsidian awaits a plugin's `onload`). */
   async whenLoaded(): Promise<void> {
     await this.onloadResult;

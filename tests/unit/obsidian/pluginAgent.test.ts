@@ -1,12 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { App as ObsidianApp } from 'obsidian';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GitService } from '../../../src/core/git/GitService';
-import { createMem, DEFAULT_MEM_OPTIONS, WriteSet } from '../../../src/core/mem';
-import { Sandbox } from '../../../src/core/sandbox/Sandbox';
+import { VaultStack } from '../../../src/core/stack/VaultStack';
 import { createNodeSandboxWorker } from '../../../src/node/nodeSandboxWorker';
-import { createAgent } from '../../../src/obsidian/createAgent';
+import { createObsidianHttpTransport } from '../../../src/obsidian/obsidianHttpTransport';
 import { ObsidianVaultPort } from '../../../src/obsidian/ObsidianVaultPort';
 import { gitCli } from '../../helpers/gitCli';
 import { startModelServer, type ModelServer } from '../../helpers/modelServer';
@@ -35,23 +32,20 @@ describe("the plugin's agent with memory and the action protocol", () => {
 
   it('runs actions over the working memory, keeps the last N log entries in the plugin folder, and shows memories', async () => {
     const app = await createTestApp(temp.dir);
-    const port = new ObsidianVaultPort(app);
-    const writeSet = new WriteSet(port);
-    const git = await GitService.open(port, writeSet, { configDir: '.obsidian' });
-    await git.whenSnapshotDone();
-    const session = { runId: 'plugin' };
-    const mem = createMem(port, { ...DEFAULT_MEM_OPTIONS, workingMemoryNote: 'Recursa/Working memory.md' }, { writeSet, git, session });
-    await mem.mem.remember('The user works on the Atlas project.', ['projects']);
-    await mem.mem.commitChanges('Remember the project');
-    const sandbox = new Sandbox(() => createNodeSandboxWorker(), mem.mem);
-    dispose = () => {
-      sandbox.dispose();
-      git.close();
-    };
-    const agent = createAgent(
-      { app: app as unknown as ObsidianApp, port, sandbox, git, writeSet, session, pluginDir: PLUGIN_DIR, mem },
-      { provider: { kind: 'openai', baseUrl: `${server.url}/v1`, model: 'small', maxRetries: 0, protocol: 'actions' }, actionLogSize: 2 },
-    );
+    const stack = await VaultStack.open(new ObsidianVaultPort(app), {
+      mem: { configDir: '.obsidian', workingMemoryNote: 'Recursa/Working memory.md' },
+      git: {},
+      graph: false,
+      session: { runId: 'plugin' },
+      sandbox: { createWorker: () => createNodeSandboxWorker() },
+      agent: { transport: createObsidianHttpTransport, vaultName: 'Test', dataDir: PLUGIN_DIR },
+    });
+    dispose = () => void stack.close();
+    await stack.git?.whenSnapshotDone();
+    await stack.mem.remember('The user works on the Atlas project.', ['projects']);
+    await stack.mem.commitChanges('Remember the project');
+    const agent = stack.agent({ provider: { kind: 'openai', baseUrl: `${server.url}/v1`, model: 'small', maxRetries: 0, protocol: 'actions' }, actionLogSize: 2 });
+    if (agent === null) throw new Error('The stack has a sandbox and an agent host, so it must give an agent.');
     const set = (name: string): string => `<action><kind>set</kind><target_path>/working_memory/atlas/${name}</target_path><content>${name}</content></action>`;
     server.script([
       { text: `<think>Noting.</think><actions>${set('a')}${set('b')}${set('c')}</actions>` },

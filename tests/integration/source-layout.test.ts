@@ -36,4 +36,20 @@ describe('the source layout', () => {
     }
     expect(valueImports).toEqual([]);
   });
+
+  it('puts the stack together in one place: the entry points open their vault through VaultStack', async () => {
+    const assembly = /\bGitService\.open\(|\bnew GraphIndex\(|\bcreateMem\(|\bnew Sandbox\(|\bcreateAgentService\(/g;
+    const elsewhere: string[] = [];
+    for (const folder of ['src/obsidian', 'src/node', 'src/desktop']) {
+      for (const name of await readdir(folder, { recursive: true })) {
+        if (!name.endsWith('.ts')) continue;
+        for (const match of (await readFile(join(folder, name), 'utf8')).matchAll(assembly)) elsewhere.push(`${folder}/${name}: ${match[0]}`);
+      }
+    }
+    const main = await readFile('src/main.ts', 'utf8');
+    for (const match of main.matchAll(assembly)) elsewhere.push(`src/main.ts: ${match[0]}`);
+    expect(elsewhere).toEqual([]);
+    expect(main).toContain('VaultStack.open(');
+    expect(await readFile('src/node/openVault.ts', 'utf8')).toContain('VaultStack.open(');
+  });
 });

@@ -159,12 +159,12 @@ function sameAsHead(entry: IndexEntry, head: { oid: string; mode: string } | und
 /** Paths whose blob differs between two trees; subtrees with the same id are skipped whole. */
 export async function diffTrees(repo: GitRepository, a: string | null, b: string | null, prefix = ''): Promise<string[]> {
   if (a === b) return [];
-  const left = new Map((a === null ? [] : await repo.trees.read(a)).map((entry) => [entry.name, entry]));
-  const right = new Map((b === null ? [] : await repo.trees.read(b)).map((entry) => [entry.name, entry]));
+  const inA = new Map((a === null ? [] : await repo.trees.read(a)).map((entry) => [entry.name, entry]));
+  const inB = new Map((b === null ? [] : await repo.trees.read(b)).map((entry) => [entry.name, entry]));
   const paths: string[] = [];
-  for (const name of new Set([...left.keys(), ...right.keys()])) {
-    const l = left.get(name);
-    const r = right.get(name);
+  for (const name of new Set([...inA.keys(), ...inB.keys()])) {
+    const l = inA.get(name);
+    const r = inB.get(name);
     if (l?.oid === r?.oid && l?.mode === r?.mode) continue;
     const lTree = l?.mode === '40000' ? l.oid : null;
     const rTree = r?.mode === '40000' ? r.oid : null;

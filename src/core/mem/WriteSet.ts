@@ -16,7 +16,7 @@ export interface WriteSetEntry {
   /** Id of the content before the agent first touched it, when an `OriginalStore` keeps it. */
   original: string | null;
   /** What the agent left at the path; null when it left nothing there. */
-  left: FileFingerprint | null;
+  leftByAgent: FileFingerprint | null;
   /**
    * Blob id of what the agent left (null: nothing), when an `OriginalStore` keeps it — what the
    * agent's commit records, even if the user edits the file again before that commit.
@@ -62,7 +62,7 @@ export class WriteSet {
     for (const path of new Set(paths)) {
       if (this.entries.has(path)) continue;
       const before = await this.vault.stat(path);
-      fresh.set(path, { path, existedBefore: before?.kind === 'file', original: null, left: null });
+      fresh.set(path, { path, existedBefore: before?.kind === 'file', original: null, leftByAgent: null });
     }
     const store = this.originals;
     if (store !== null) {
@@ -96,7 +96,7 @@ export class WriteSet {
   async refresh(paths: Iterable<string>): Promise<void> {
     for (const path of paths) {
       const entry = this.entries.get(path);
-      if (entry !== undefined) entry.left = await fingerprint(this.vault, path);
+      if (entry !== undefined) entry.leftByAgent = await fingerprint(this.vault, path);
     }
   }
 
@@ -106,7 +106,7 @@ export class WriteSet {
     for (const path of paths) {
       const entry = this.entries.get(path);
       if (entry === undefined) continue;
-      if (!sameFingerprint(entry.left, await fingerprint(this.vault, path))) changed.push(path);
+      if (!sameFingerprint(entry.leftByAgent, await fingerprint(this.vault, path))) changed.push(path);
     }
     return changed.sort(compareCodePoints);
   }

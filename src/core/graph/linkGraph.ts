@@ -20,7 +20,11 @@ export class LinkGraph {
   private readonly resolver = new LinkResolver();
   private readonly links = new Map<string, readonly LinkRef[]>();
   private readonly aliases = new Map<string, readonly string[]>();
-  private readonly outgoing = new Map<string, LinkEdge[]>();
+  /**
+   * Note → the file each of its links resolved to (or the link's text), in the order of its links:
+   * strings alone, as the lines are the links' own (`outgoingOf` pairs them when asked).
+   */
+  private readonly outgoing = new Map<string, readonly string[]>();
   /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
   private readonly incoming = new Map<string, string[]>();
   /**
@@ -74,9 +78,9 @@ export class LinkGraph {
   restoreNote(path: string, links: readonly LinkRef[], aliases: readonly string[], targets: (index: number) => string): void {
     if (!this.deferred) throw new Error('restoreNote is for bulk loads');
     this.record(path, links, aliases);
-    const edges = links.map((link, i) => ({ target: targets(i), line: link.line }));
-    this.outgoing.set(path, edges);
-    for (const edge of edges) if (edge.target !== path) addTo(this.incoming, edge.target, path);
+    const resolved = links.map((_link, i) => targets(i));
+    this.outgoing.set(path, resolved);
+    for (const target of resolved) if (target !== path) addTo(this.incoming, target, path);
     this.restored.add(path);
   }
 
@@ -182,8 +186,17 @@ export class LinkGraph {
     if (!this.deferred && before.length > 0) this.reresolve(before.map(nameKey));
   }
 
+  /** The note's links, resolved, in order (made on each call: the graph keeps only the targets). */
   outgoingOf(path: string): readonly LinkEdge[] {
-    return this.outgoing.get(path) ?? [];
+    const targets = this.outgoing.get(path);
+    if (targets === undefined) return [];
+    const links = this.links.get(path) ?? [];
+    return targets.map((target, i) => ({ target, line: (links[i] as LinkRef).line }));
+  }
+
+  /** The files (or link texts) the note's links resolved to, in the order of its links. */
+  targetsOf(path: string): readonly string[] {
+    return this.outgoing.get(path) ?? EMPTY;
   }
 
   incomingOf(target: string): readonly string[] {
@@ -207,9 +220,9 @@ export class LinkGraph {
 
   private resolveNote(path: string): void {
     this.dropEdges(path);
-    const edges = (this.links.get(path) ?? []).map((link) => ({ target: this.resolver.resolve(link.target, path) ?? link.target, line: link.line }));
-    this.outgoing.set(path, edges);
-    for (const edge of edges) if (edge.target !== path) addTo(this.incoming, edge.target, path);
+    const targets = (this.links.get(path) ?? []).map((link) => this.resolver.resolve(link.target, path) ?? link.target);
+    this.outgoing.set(path, targets);
+    for (const target of targets) if (target !== path) addTo(this.incoming, target, path);
   }
 
   private reresolve(names: readonly string[]): void {
@@ -233,7 +246,7 @@ export class LinkGraph {
 
   private dropEdges(path: string): void {
     this.changes += 1;
-    for (const edge of this.outgoing.get(path) ?? []) removeFrom(this.incoming, edge.target, path);
+    for (const target of this.outgoing.get(path) ?? []) removeFrom(this.incoming, target, path);
     this.outgoing.delete(path);
   }
 }

@@ -36,7 +36,7 @@ export function maskCodeAndComments(line: string, comment: CommentState): string
         ranges.push([commentStart, line.length, COMMENT_MASK]);
         return applyMask(line, ranges);
       }
-      ranges.push([commentStart, end + closer.length, COMMENT_MASK]);
+      addRange(ranges, commentStart, end + closer.length, COMMENT_MASK);
       comment.open = null;
       at = end + closer.length;
       continue;
@@ -69,6 +69,13 @@ export function maskCodeAndComments(line: string, comment: CommentState): string
   }
   if (comment.open !== null) ranges.push([commentStart, line.length, COMMENT_MASK]);
   return applyMask(line, ranges);
+}
+
+/** Adds a masked range, joined to the one before when they touch (`%%%%%%…` stays one range). */
+function addRange(ranges: [number, number, string][], start: number, end: number, mask: string): void {
+  const last = ranges[ranges.length - 1];
+  if (last !== undefined && last[1] === start && last[2] === mask) last[1] = end;
+  else ranges.push([start, end, mask]);
 }
 
 /** `line` with each `[start, end, mask]` range (in order, not overlapping) replaced by its mask character. */

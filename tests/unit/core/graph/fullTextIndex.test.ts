@@ -15,7 +15,7 @@ const QUERIES = ['garden', 'gard', 'gardem', 'kubernetes budget', 'café', 'gär
 
 /** Ids and scores of every query, for comparing two indexes. */
 function answers(index: FullTextIndex): [string, number][][] {
-  return QUERIES.map((query) => index.query(query, { fuzzy: 0.2, filter: () => true }).map((result) => [result.id as string, result.score]));
+  return QUERIES.map((query) => index.query(query, { fuzzy: 0.2, filter: () => true }).map((result) => [result.path, result.score]));
 }
 
 function expectSameAnswers(actual: [string, number][][], expected: [string, number][][]): void {
@@ -81,7 +81,7 @@ describe('the full-text index', () => {
           index.remove(path);
           current.delete(path);
         }
-        // Notes changed or added since the build: the postings MiniSearch adds on top of the snapshot.
+        // Notes changed or added since the build: postings added on top of the snapshot.
         for (const document of later.slice(0, 6)) {
           index.remove(document.path);
           index.add(document);
@@ -103,6 +103,6 @@ describe('the full-text index', () => {
     const index = await FullTextIndex.build([{ path: 'A.md', title: 'A', headings: '', body: `the and ${'z'.repeat(60)} garden` }], new Slicer());
     expect(index.query('the', { fuzzy: 0, filter: () => true })).toEqual([]);
     expect(index.query('z'.repeat(60), { fuzzy: 0, filter: () => true })).toEqual([]);
-    expect(index.query('garden', { fuzzy: 0, filter: () => true }).map((result) => result.id as string)).toEqual(['A.md']);
+    expect(index.query('garden', { fuzzy: 0, filter: () => true }).map((result) => result.path)).toEqual(['A.md']);
   });
 });

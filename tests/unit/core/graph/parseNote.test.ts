@@ -25,16 +25,27 @@ function targetsOf(text: string): string[] {
   return parseNote(text).links.map((found) => found.target);
 }
 
-/** Milliseconds for one parse of `text`: the fastest of three, after a warm-up. */
+/** Milliseconds for one parse of `text`: the fastest of five, after a warm-up. */
 function timeToParse(text: string): number {
   parseNote(text);
   let best = Infinity;
-  for (let run = 0; run < 3; run += 1) {
+  for (let run = 0; run < 5; run += 1) {
     const start = performance.now();
     parseNote(text);
     best = Math.min(best, performance.now() - start);
   }
   return best;
+}
+
+/**
+ * How many times longer a note eight times the size takes to parse, both timed in the same moment:
+ * linear parsing gives 8 to 20 (caches and the collector add their share at the larger size),
+ * whatever else the machine is doing; a quadratic path gives 64 and more. Times under half a
+ * millisecond count as that much: there the clock's grain is all there is to see.
+ */
+function growthFromSize(make: (size: number) => string, size: number): number {
+  const floor = 0.5;
+  return Math.max(timeToParse(make(8 * size)), floor) / Math.max(timeToParse(make(size)), floor);
 }
 
 describe('parseNote', () => {
@@ -583,35 +594,35 @@ describe('parseNote', () => {
   describe('when the input is pathological', () => {
     const size = 100_000;
     it.each([
-      ['[', '['.repeat(size)],
-      ['#', '#'.repeat(size)],
-      ['`', '`'.repeat(size)],
-      ['backtick runs of every length', Array.from({ length: 440 }, (_, index) => '`'.repeat(index + 1)).join(' ')],
-      ['[[', `${'[['.repeat(size / 2)}]]`],
-      ['[[a', '[[a'.repeat(size / 3)],
-      ['[a](', '[a]('.repeat(size / 4)],
-      ['[a](<', '[a](<'.repeat(size / 5)],
-      ['[a](b (', '[a](b ('.repeat(size / 7)],
-      ['[a](( nested', `[x](${'('.repeat(size)}`],
-      ['[k:: ', '[k:: '.repeat(size / 5)],
-      ['(k:: (', '(k:: ('.repeat(size / 6)],
-      ['::', '::'.repeat(size / 2)],
-      ['<!--', '<!--'.repeat(size / 4)],
-      ['%%', '%'.repeat(size)],
-      ['# followed by spaces', `# ${' '.repeat(size)}x`],
-      ['# with closing #s', `# a${' #'.repeat(size / 2)}`],
-      ['a long tag', ` #${'a'.repeat(size)}`],
-      ['backslashes', '\\'.repeat(size)],
-      ['lines of fences', '```\n'.repeat(size / 4)],
-      ['lines of link openers', '[a](b\n'.repeat(size / 6)],
-      ['deep YAML', `---\na: ${'['.repeat(30_000)}\n---\n`],
-      ['deep YAML lists', `---\n${'- '.repeat(30_000)}x\n---\n`],
-      ['a YAML staircase', `---\n${Array.from({ length: 300 }, (_, index) => `${' '.repeat(index)}k:`).join('\n')}\n---\n`],
-    ])('parses 100k of %s in linear time', (_name, text) => {
-      expect(timeToParse(text)).toBeLessThan(100);
+      ['[', (n: number) => '['.repeat(n)],
+      ['#', (n: number) => '#'.repeat(n)],
+      ['`', (n: number) => '`'.repeat(n)],
+      ['backtick runs of every length', (n: number) => Array.from({ length: Math.round(Math.sqrt(2 * n)) }, (_, index) => '`'.repeat(index + 1)).join(' ')],
+      ['[[', (n: number) => `${'[['.repeat(n / 2)}]]`],
+      ['[[a', (n: number) => '[[a'.repeat(n / 3)],
+      ['[a](', (n: number) => '[a]('.repeat(n / 4)],
+      ['[a](<', (n: number) => '[a](<'.repeat(n / 5)],
+      ['[a](b (', (n: number) => '[a](b ('.repeat(n / 7)],
+      ['[a](( nested', (n: number) => `[x](${'('.repeat(n)}`],
+      ['[k:: ', (n: number) => '[k:: '.repeat(n / 5)],
+      ['(k:: (', (n: number) => '(k:: ('.repeat(n / 6)],
+      ['::', (n: number) => '::'.repeat(n / 2)],
+      ['<!--', (n: number) => '<!--'.repeat(n / 4)],
+      ['%%', (n: number) => '%'.repeat(n)],
+      ['# followed by spaces', (n: number) => `# ${' '.repeat(n)}x`],
+      ['# with closing #s', (n: number) => `# a${' #'.repeat(n / 2)}`],
+      ['a long tag', (n: number) => ` #${'a'.repeat(n)}`],
+      ['backslashes', (n: number) => '\\'.repeat(n)],
+      ['lines of fences', (n: number) => '```\n'.repeat(n / 4)],
+      ['lines of link openers', (n: number) => '[a](b\n'.repeat(n / 6)],
+      ['deep YAML', (n: number) => `---\na: ${'['.repeat(0.3 * n)}\n---\n`],
+      ['deep YAML lists', (n: number) => `---\n${'- '.repeat(0.3 * n)}x\n---\n`],
+      ['a YAML staircase', (n: number) => `---\n${Array.from({ length: Math.round(Math.sqrt(2 * n)) }, (_, index) => `${' '.repeat(index)}k:`).join('\n')}\n---\n`],
+    ])('parses %s in linear time', (_name, make) => {
+      expect(growthFromSize(make, size)).toBeLessThan(32);
     });
 
-    it('parses a 1 MB note full of links, tags, fields, code and comments in well under 100 ms', () => {
+    it('parses a note full of links, tags, fields, code and comments in linear time, up to 1 MB', () => {
       const section = lines(
         '## Section #tag',
         'Prose with [[Link|alias]], [md](Note%20A.md#x), `code [[no]]`, #topic/sub, (field:: value) and %% hidden %% text.',
@@ -622,8 +633,8 @@ describe('parseNote', () => {
         FENCE,
         '',
       );
-      const note = `---\ntags: [a, b]\n---\n${`${section}\n`.repeat(Math.ceil(1_000_000 / section.length))}`;
-      expect(timeToParse(note)).toBeLessThan(100);
+      const note = (n: number) => `---\ntags: [a, b]\n---\n${`${section}\n`.repeat(Math.ceil(n / section.length))}`;
+      expect(growthFromSize(note, 125_000)).toBeLessThan(32);
     });
   });
 

@@ -1,0 +1,77 @@
+import type { VaultPort } from '../ports';
+import { walkFiles } from '../ports';
+import type { Slicer } from '../util/Slicer';
+import { PARALLEL_CHECKS } from './changeTracker';
+import { FullTextBuilder } from './fullTextIndex';
+import { loadIndex } from './indexCache';
+import { fullTextDocument, isNote, type IndexedNote, type IndexedVault } from './indexedVault';
+import type { NoteReader } from './noteReader';
+
+/** Notes read at a time in a build: reading is I/O, and one at a time leaves the disk idle. */
+const PARALLEL_READS = 16;
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+export interface BuildOptions {
+  skipFolder?: (path: string) => boolean;
+  onProgress?: (progress: IndexProgress) => void;
+  /** The saved index to start from, if readable. */
+  cacheFile?: string;
+}
+
+/**
+ * Fills an empty `state` with the whole vault, in slices: from the saved index when there is a
+ * readable one (re-reading only the notes whose size or mtime changed), else by reading every
+ * note, its full text indexed in bulk as it is read. Gives whether the state is exactly what the
+ * cache holds (loaded, and nothing found changed).
+ */
+export async function buildIndex(state: IndexedVault, vault: VaultPort, reader: NoteReader, options: BuildOptions, slicer: Slicer): Promise<boolean> {
+  state.links.beginBulk();
+  const files = await walkFiles(vault, '', (folder) => !(options.skipFolder?.(folder) ?? false));
+  for (const file of files) {
+    state.links.addFile(file);
+    await slicer.maybeYield();
+  }
+  const notes = files.filter(isNote);
+  const changesBeforeLoad = state.changes;
+  const cached = options.cacheFile === undefined ? null : await loadIndex(state, vault, options.cacheFile, files, slicer);
+  options.onProgress?.({ done: 0, total: notes.length });
+  const present = new Set(notes);
+  for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) state.forget(path);
+  // Without a cache the full text is built as the notes are read: no text waits for it.
+  const fullText = cached === null ? new FullTextBuilder() : null;
+  await readNotes(state, reader, notes, cached, fullText, options, slicer);
+  await state.links.resolveAll(slicer);
+  if (fullText !== null) state.fullText = await fullText.finish(slicer);
+  options.onProgress?.({ done: notes.length, total: notes.length });
+  return cached !== null && state.changes === changesBeforeLoad;
+}
+
+/** Reads the notes (only those changed since `cached`, when loaded), several at a time, into `state` and `fullText`. */
+async function readNotes(
+  state: IndexedVault,
+  reader: NoteReader,
+  notes: readonly string[],
+  cached: ReadonlyMap<string, IndexedNote> | null,
+  fullText: FullTextBuilder | null,
+  options: BuildOptions,
+  slicer: Slicer,
+): Promise<void> {
+  const parallel = cached === null ? PARALLEL_READS : PARALLEL_CHECKS;
+  for (let at = 0; at < notes.length; at += parallel) {
+    const batch = notes.slice(at, at + parallel);
+    const texts = await Promise.all(batch.map((path) => reader.readIfChanged(path, cached?.get(path))));
+    batch.forEach((path, i) => {
+      const read = texts[i];
+      if (read === undefined) return;
+      // With a loaded cache the full-text index exists and takes changes one by one.
+      if (fullText === null) state.applyRead(path, read);
+      else if (read === null) state.forget(path);
+      else fullText.add(fullTextDocument(path, state.storeNote(path, read), read.text));
+    });
+    if (await slicer.maybeYield()) options.onProgress?.({ done: at + batch.length, total: notes.length });
+  }
+}

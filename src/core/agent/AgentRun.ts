@@ -3,6 +3,7 @@ import { countTokens } from '../tokens/countTokens';
 import { actionsTurn } from './actionsTurn';
 import { DEFAULT_BUDGETS, type AgentBudgets } from './budgets';
 import { codeTurn } from './codeTurn';
+import { withContext } from './requestContext';
 import { streamAnswer, turnPrompt, type ModelAnswer } from './modelTurn';
 import { RunCommits } from './runCommits';
 import type { RunContext, TurnStep } from './runContext';
@@ -31,9 +32,9 @@ export class AgentRun implements RunContext {
     this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
     this.control = new RunControl(this.budgets.timeMs, options.signal);
     deps.session.runId = options.runId;
-    this.added = [{ role: 'user', content: request }];
+    this.added = [{ role: 'user', content: withContext(request, options.context) }];
     this.tally = new RunTally(this.budgets);
-    this.commits = new RunCommits(deps.git, options.runId, (event) => this.emit(event));
+    this.commits = new RunCommits(deps.git, options.runId, (event) => this.emit(event), deps.session.client ?? null);
     this.baseTokens = countTokens(deps.systemPrompt);
   }
 
@@ -56,7 +57,8 @@ export class AgentRun implements RunContext {
     } finally {
       this.control.dispose();
     }
-    const { state, error } = await this.commits.close(this.request, this.deps.writeSet, ending);
+    const deferred = this.options.deferCommit === true;
+    const { state, error } = deferred ? ending : await this.commits.close(this.request, this.deps.writeSet, ending);
     this.commits.dispose();
     if (reply !== null && state === 'completed') {
       this.emit({ type: 'state', state: 'replying' });
@@ -64,7 +66,7 @@ export class AgentRun implements RunContext {
     }
     this.emit({ type: 'state', state });
     const { turns, tokens, memCalls } = this.tally;
-    return { runId: this.runId, state, reply: state === 'completed' ? reply : null, error, commits: this.commits.hashes, turns, tokens, memCalls, messages: this.added };
+    return { runId: this.runId, state, reply: state === 'completed' ? reply : null, error, commits: this.commits.hashes, turns, tokens, memCalls, messages: this.added, ...(deferred ? { pending: this.deps.writeSet.paths() } : {}) };
   }
 
   /** Turns until the model replies; a stop, a budget or a failure ends it by throwing. */

@@ -21,6 +21,16 @@ export interface AgentServiceDeps extends Omit<AgentDeps, 'systemPrompt'> {
   memoryPromptTokens?: number;
 }
 
+export interface AgentAskOptions {
+  conversationId?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** What the user attached (picked notes), sent before the request. */
+  context?: string | null;
+  /** Leave the run's changes uncommitted for the user to review. */
+  deferCommit?: boolean;
+}
+
 export interface AskResult {
   conversation: Conversation;
   outcome: AgentOutcome;
@@ -36,7 +46,11 @@ const TITLE_CHARS = 60;
 export class AgentService {
   constructor(private readonly deps: AgentServiceDeps) {}
 
-  async ask(request: string, options: { conversationId?: string; signal?: AbortSignal; onEvent?: (event: AgentEvent) => void } = {}): Promise<AskResult> {
+  /**
+   * Runs `request` in its conversation. `context` (the notes the user attached) reaches the model
+   * with the request but not the title or the commits; `deferCommit` leaves the changes for review.
+   */
+  async ask(request: string, options: AgentAskOptions = {}): Promise<AskResult> {
     const now = (this.deps.now ?? (() => new Date()))();
     const existing = options.conversationId === undefined ? null : await this.deps.conversations.load(options.conversationId);
     const conversation: Conversation = existing ?? {
@@ -59,6 +73,8 @@ export class AgentService {
       budgets: this.deps.budgets,
       signal: options.signal,
       onEvent: options.onEvent,
+      context: options.context,
+      deferCommit: options.deferCommit,
     });
     const updated: Conversation = { ...conversation, updated: (this.deps.now ?? (() => new Date()))().toISOString(), messages: [...conversation.messages, ...outcome.messages] };
     await this.deps.conversations.save(updated);

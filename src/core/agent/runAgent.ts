@@ -44,6 +44,10 @@ export interface AgentRunOptions {
   budgets?: Partial<AgentBudgets>;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /** What the user attached (picked notes): sent to the model before the request, never in commits. */
+  context?: string | null;
+  /** Leave the run's changes uncommitted, for the user to review (`AgentOutcome.pending`). */
+  deferCommit?: boolean;
 }
 
 export interface AgentOutcome {
@@ -59,6 +63,8 @@ export interface AgentOutcome {
   memCalls: number;
   /** What to append to the conversation: the request, the model's answers, the results. */
   messages: ChatMessage[];
+  /** With `deferCommit`: the paths the agent changed and left uncommitted, sorted. */
+  pending?: string[];
 }
 
 /**

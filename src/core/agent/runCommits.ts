@@ -22,6 +22,8 @@ export class RunCommits {
     private readonly git: GitService | null,
     private readonly runId: string,
     private readonly emit: (event: AgentEvent) => void,
+    /** The MCP client the run is for, named in the closing commit's trailers. */
+    private readonly client: string | null = null,
   ) {
     this.unsubscribe = git?.onEvent((event) => this.told(event));
   }
@@ -41,7 +43,7 @@ export class RunCommits {
     this.closing = true;
     try {
       // Its commit event, like every commit of the run, is told by the listener.
-      await this.git.commitAgentChanges(closingMessage(request, this.runId, ending.state), this.runId);
+      await this.git.commitAgentChanges(closingMessage(request, this.runId, ending.state), this.runId, this.client);
       return ending;
     } catch (failure) {
       if (isRecursaError(failure) && failure.code === 'NothingToCommit') return ending;

@@ -174,12 +174,12 @@ export class GitService implements OriginalStore {
   }
 
   /** Commits exactly the agent's write-set — what the agent wrote, even if the user edited since; the user's other changes stay out. */
-  commitAgentChanges(message: string, run: string): Promise<string> {
+  commitAgentChanges(message: string, run: string, client: string | null = null): Promise<string> {
     return this.serial(async () => {
       const paths = this.writeSet.paths();
       if (paths.length === 0) throw new NothingToCommitError();
       const { files, ignored } = await this.agentFiles(paths);
-      const result = files.length === 0 ? null : await this.commit(files, agentCommitMessage(message, run), this.author, ignored);
+      const result = files.length === 0 ? null : await this.commit(files, agentCommitMessage(message, run, client), this.author, ignored);
       // Nothing differed from HEAD: the write-set stays, so a discard can still put back what the
       // agent overwrote (a user's uncommitted edit it returned to the committed text, or an
       // ignored file it deleted, say).
@@ -250,7 +250,7 @@ export class GitService implements OriginalStore {
    * user's uncommitted edits to those files are committed first as the user's, later changes that
    * do not overlap are kept, and overlapping ones refuse the revert with nothing written.
    */
-  revertCommit(revision: string, run: string): Promise<string> {
+  revertCommit(revision: string, run: string, client: string | null = null): Promise<string> {
     return this.serial(async () => {
       const hash = await resolveRevision(this.repo, revision, 'hash');
       const commit = await this.repo.readCommit(hash);
@@ -276,7 +276,7 @@ export class GitService implements OriginalStore {
       await applyRestore(this.repo, plan.writes);
       const subject = message.split('\n', 1)[0] ?? '';
       const files = await stageFiles(this.repo, plan.writes.map((write) => write.path));
-      const result = await this.commit(files, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run), this.author);
+      const result = await this.commit(files, agentCommitMessage(`Revert "${subject}"\n\nThis reverts commit ${hash}.`, run, client), this.author);
       if (result === null) throw new NothingToCommitError();
       return result.hash;
     });
@@ -408,6 +408,14 @@ export class GitService implements OriginalStore {
   /** Each path's content now, stored as a blob: its id, or null for no file. */
   private async blobsOf(paths: readonly string[]): Promise<Map<string, string | null>> {
     return new Map((await stageFiles(this.repo, paths)).map((file) => [file.path, file.oid]));
+  }
+
+  /**
+   * Runs `task` on the repository in the git queue: after every operation queued before it, and
+   * before any queued after (sync uses it, so it never interleaves with the agent's commits).
+   */
+  runExclusive<T>(task: (repo: GitRepository) => Promise<T>): Promise<T> {
+    return this.serial(() => task(this.repo));
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {

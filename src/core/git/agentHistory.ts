@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
-import { readAgentTrailer } from './commitObjects';
+import { readAgentTrailer, readClientTrailer } from './commitObjects';
 import type { GitRepository } from './repository';
 import { diffTrees } from './worktreeStatus';
 
@@ -12,6 +12,8 @@ export interface AgentCommit {
   subject: string;
   /** The agent run that made it. */
   run: string;
+  /** The MCP client it was made for (its `Recursa-Client` trailer); absent for the plugin's own runs. */
+  client?: string;
   /** Its first parent, the state it changed (null for a first commit). */
   parent: string | null;
   /** When it was authored, in milliseconds since the epoch. */
@@ -84,6 +86,7 @@ export async function agentHistory(repo: GitRepository, options: AgentHistoryOpt
           message,
           subject: message.split('\n', 1)[0] ?? '',
           run,
+          ...clientOf(commit.message),
           parent: parent ?? null,
           time,
           author: commit.author.name,
@@ -98,4 +101,9 @@ export async function agentHistory(repo: GitRepository, options: AgentHistoryOpt
     }
   }
   return result;
+}
+
+function clientOf(message: string): { client?: string } {
+  const client = readClientTrailer(message);
+  return client === null ? {} : { client };
 }

@@ -145,7 +145,7 @@ export async function commitStaged(
  * the old one look trustworthy. Like git, check those few entries now and zero the size of any
  * whose file changed, so every reader looks at that file again.
  */
-async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept: IndexEntry[]): Promise<IndexEntry[]> {
+export async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept: IndexEntry[]): Promise<IndexEntry[]> {
   const indexMtime = index.file?.mtime ?? null;
   return Promise.all(
     kept.map(async (entry) => {

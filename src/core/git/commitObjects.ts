@@ -26,19 +26,32 @@ export function signatureNow(identity: GitIdentity, now = new Date()): Signature
 /** The trailer that marks a commit as the agent's and names its run. */
 export const RUN_TRAILER = 'Recursa-Run';
 
+/** The trailer that names the MCP client a commit was made for (its `clientInfo.name`). */
+export const CLIENT_TRAILER = 'Recursa-Client';
+
+/** The final paragraph of an agent commit: the run trailer, then the client's when there is one. */
+const AGENT_TRAILERS = new RegExp(`\\n\\n${RUN_TRAILER}: ([^\\n]+)(?:\\n${CLIENT_TRAILER}: ([^\\n]+))?\\n?$`);
+
 /**
- * A commit message as git wants it: the text trimmed, the run trailer in a final paragraph of its
- * own, one newline at the end. Identity fields never contain `<`, `>` or newlines (see `safeIdentity`).
+ * A commit message as git wants it: the text trimmed, the run trailer (and the client's, when the
+ * work came from an MCP client) in a final paragraph of its own, one newline at the end. Identity
+ * fields never contain `<`, `>` or newlines (see `safeIdentity`).
  */
-export function agentCommitMessage(message: string, runId: string): string {
-  return `${message.trim()}\n\n${RUN_TRAILER}: ${runId}\n`;
+export function agentCommitMessage(message: string, runId: string, client: string | null = null): string {
+  const name = client === null ? '' : client.replace(/[\r\n\0]/g, ' ').trim().slice(0, 200);
+  return `${message.trim()}\n\n${RUN_TRAILER}: ${runId}\n${name === '' ? '' : `${CLIENT_TRAILER}: ${name}\n`}`;
 }
 
-/** Splits off the run trailer Recursa adds; `run` is null for commits that are not the agent's. */
+/** Splits off the trailers Recursa adds; `run` is null for commits that are not the agent's. */
 export function readAgentTrailer(message: string): { message: string; run: string | null } {
-  const match = new RegExp(`\\n\\n${RUN_TRAILER}: ([^\\n]+)\\n?$`).exec(message);
+  const match = AGENT_TRAILERS.exec(message);
   if (match === null) return { message: message.trim(), run: null };
   return { message: message.slice(0, match.index).trim(), run: (match[1] as string).trim() };
+}
+
+/** The MCP client an agent commit was made for (its `Recursa-Client` trailer), or null. */
+export function readClientTrailer(message: string): string | null {
+  return AGENT_TRAILERS.exec(message)?.[2]?.trim() ?? null;
 }
 
 /** Removes what git forbids in an identity (angle brackets, newlines) so a setting cannot corrupt a commit. */

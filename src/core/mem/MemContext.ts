@@ -9,6 +9,8 @@ import type { WriteSet } from './WriteSet';
 /** Who is acting through `mem` right now; the agent loop sets `runId` for each run. */
 export interface MemSession {
   runId: string;
+  /** The MCP client the work is done for (its `clientInfo.name`), named in commit trailers; absent otherwise. */
+  client?: string | null;
   /** The conversation the run belongs to, when there is one (memory notes record it). */
   conversationId?: string | null;
   /** The note open in the editor, when the runtime knows (memory notes record it). */

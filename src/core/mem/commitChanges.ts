@@ -26,5 +26,5 @@ const MAX_MESSAGE_LENGTH = 4000;
 export async function commitChanges(ctx: MemContext, message: string): Promise<string> {
   const text = requireString(message, 'message', { maxLength: MAX_MESSAGE_LENGTH }).replace(/\0/g, '').trim();
   if (text === '') throw new InvalidArgumentError('message', 'a message saying what changed', 'an empty message');
-  return requireGit(ctx).commitAgentChanges(text, ctx.session.runId);
+  return requireGit(ctx).commitAgentChanges(text, ctx.session.runId, ctx.session.client ?? null);
 }

@@ -19,5 +19,5 @@ import { requireGit } from './requireGit';
  */
 export async function revertCommit(ctx: MemContext, hash: string): Promise<string> {
   const revision = requireString(hash, 'hash', { nonEmpty: true, maxLength: 100 });
-  return requireGit(ctx).revertCommit(revision, ctx.session.runId);
+  return requireGit(ctx).revertCommit(revision, ctx.session.runId, ctx.session.client ?? null);
 }

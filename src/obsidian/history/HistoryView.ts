@@ -1,8 +1,8 @@
-import { ButtonComponent, ItemView, Notice, type WorkspaceLeaf } from 'obsidian';
+import { ButtonComponent, ItemView, Notice, setIcon, type WorkspaceLeaf } from 'obsidian';
 import type { AgentCommit, AgentHistory } from '../../core/git/agentHistory';
 import type { GitService } from '../../core/git/GitService';
 import { confirmAction } from '../ConfirmModal';
-import { commitDiff, diffLines, formatCommitTime, loadHistory, revertAgentCommit, revertedHashes } from './historyModel';
+import { commitDiff, diffLines, formatCommitTime, loadHistory, readableCommit, revertAgentCommit, revertedHashes } from './historyModel';
 
 export const HISTORY_VIEW_TYPE = 'recursa-history';
 
@@ -19,7 +19,10 @@ export interface HistoryViewHost {
 /** Most diff lines drawn for one commit; the rest are counted. */
 const MAX_DIFF_LINES = 2_000;
 
-/** The agent's commits, newest first, each with its message, time, files, diff and a Revert button. */
+/**
+ * The agent's commits, newest first, each with its title, the request behind it, its time, its
+ * files (links that open them), its diff and a Revert. Refresh is a view action.
+ */
 export class HistoryView extends ItemView {
   private subscribed: { git: GitService; stop: () => void } | null = null;
   private running: Promise<void> | null = null;
@@ -47,6 +50,13 @@ export class HistoryView extends ItemView {
   }
 
   override async onOpen(): Promise<void> {
+    const refresh = this.addAction('refresh-cw', 'Refresh', () => void this.refresh());
+    // Header actions are links without an address: make Enter and Space press them.
+    this.registerDomEvent(refresh, 'keydown', (evt) => {
+      if (evt.key !== 'Enter' && evt.key !== ' ') return;
+      evt.preventDefault();
+      refresh.click();
+    });
     this.contentEl.addClass('recursa-history');
     await this.refresh();
   }
@@ -111,10 +121,6 @@ export class HistoryView extends ItemView {
     const header = contentEl.createDiv({ cls: 'recursa-history-header' });
     const today = history.today === 1 ? '1 agent commit today' : `${history.today === 0 ? 'No' : history.today} agent commits today`;
     header.createDiv({ cls: 'recursa-history-summary', text: today });
-    new ButtonComponent(header)
-      .setIcon('refresh-cw')
-      .setTooltip('Refresh')
-      .onClick(() => void this.refresh());
     if (history.commits.length === 0) {
       contentEl.createDiv({ cls: 'recursa-history-empty', text: 'The agent has not changed anything in this vault yet.' });
       return;
@@ -130,18 +136,26 @@ export class HistoryView extends ItemView {
   private renderCommit(list: HTMLElement, git: GitService, commit: AgentCommit, reverted: boolean): void {
     const item = list.createEl('li', { cls: 'recursa-history-item' });
     const head = item.createDiv({ cls: 'recursa-history-item-header' });
-    head.createDiv({ cls: 'recursa-history-subject', text: commit.subject });
+    const readable = readableCommit(commit.message, commit.subject);
+    head.createDiv({ cls: 'recursa-history-subject', text: readable.title });
     const meta = head.createDiv({ cls: 'recursa-history-meta' });
-    meta.createSpan({ text: formatCommitTime(commit.time) });
-    meta.createSpan({ cls: 'recursa-history-hash', text: commit.hash.slice(0, 7) });
+    // The commit's id is there for whoever looks it up in git, not in the way of reading.
+    meta.createSpan({ cls: 'recursa-history-time', text: formatCommitTime(commit.time), attr: { title: `Commit ${commit.hash.slice(0, 7)}` } });
+    if (commit.client !== undefined) meta.createSpan({ cls: 'recursa-history-client', text: `via ${commit.client}`, attr: { 'aria-label': `Made for the MCP client ${commit.client}` } });
     if (reverted) meta.createSpan({ cls: 'recursa-history-badge', text: 'Reverted' });
-    const body = commit.message.slice(commit.subject.length).trim();
-    if (body !== '') item.createDiv({ cls: 'recursa-history-body', text: body });
+    if (readable.request !== null) {
+      const request = item.createDiv({ cls: 'recursa-history-request' });
+      request.createSpan({ cls: 'recursa-history-request-label', text: 'You asked: ' });
+      request.createSpan({ text: readable.request });
+    }
+    if (readable.note !== null) item.createDiv({ cls: 'recursa-history-body', text: readable.note });
 
     const files = item.createEl('ul', { cls: 'recursa-history-files', attr: { 'aria-label': 'Files changed' } });
     for (const path of commit.files) {
       const entry = files.createEl('li');
-      const link = entry.createEl('a', { cls: 'recursa-history-file', text: path, href: '#', attr: { 'aria-label': `Open ${path}` } });
+      const link = entry.createEl('a', { cls: 'internal-link recursa-history-file', href: path, attr: { 'data-href': path, 'aria-label': `Open ${path}` } });
+      setIcon(link.createSpan({ cls: 'recursa-history-file-icon', attr: { 'aria-hidden': 'true' } }), 'file-text');
+      link.createSpan({ text: path });
       link.addEventListener('click', (event) => {
         event.preventDefault();
         void this.app.workspace.openLinkText(path, '', false);
@@ -163,12 +177,10 @@ export class HistoryView extends ItemView {
     diffButton.onClick(() => void showDiff(!this.expanded.has(commit.hash)));
     void showDiff(this.expanded.has(commit.hash));
 
+    // A quiet button: the confirmation it opens is where the warning belongs, not every row.
     const revert = new ButtonComponent(actions).setButtonText(reverted ? 'Reverted' : 'Revert').setDisabled(reverted);
-    if (!reverted) {
-      // Obsidian's destructive style (`setWarning` is deprecated, `setDestructive` needs 1.13).
-      revert.buttonEl.addClass('mod-warning');
-      revert.onClick(() => void this.confirmRevert(git, commit));
-    }
+    revert.buttonEl.setAttr('aria-label', reverted ? `"${readable.title}" was reverted` : `Revert "${readable.title}"`);
+    if (!reverted) revert.onClick(() => void this.confirmRevert(git, commit));
   }
 
   private async renderDiff(el: HTMLElement, git: GitService, commit: AgentCommit): Promise<void> {

@@ -77,3 +77,31 @@ export async function revertAgentCommit(git: GitService, hash: string, runId: st
     return { ok: false, code: 'Error', message: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** A commit as a person reads it: its title, the request behind it, and any note of its author. */
+export interface ReadableCommit {
+  title: string;
+  /** What the person asked for, when it says more than the title. */
+  request: string | null;
+  /** The rest of the message, without the agent's bookkeeping (run ids, trailers). */
+  note: string | null;
+}
+
+/**
+ * The parts of a commit message worth reading: the title without the `Recursa:` prefix, the
+ * request, and the author's text; the run id sentence and `Key: value` trailers are left out.
+ */
+export function readableCommit(message: string, subject: string): ReadableCommit {
+  const title = subject.replace(/^Recursa:\s*/, '') || subject;
+  let request: string | null = null;
+  const notes: string[] = [];
+  for (const paragraph of message.slice(subject.length).trim().split(/\n\s*\n/)) {
+    const text = paragraph.trim();
+    if (text === '') continue;
+    if (text.startsWith('Request: ')) request = text.slice('Request: '.length).trim();
+    else if (/^Committed when run \S+ /.test(text) || /^This reverts commit [0-9a-f]{40}\.$/.test(text)) continue;
+    else if (text.split('\n').every((line) => /^[A-Z][\w-]*: \S/.test(line))) continue;
+    else notes.push(text);
+  }
+  return { title, request: request === title ? null : request, note: notes.length === 0 ? null : notes.join('\n\n') };
+}

@@ -58,6 +58,36 @@ export interface RecursaSettings {
   workingMemoryChildLimit: number;
   /** Entries the action log keeps. */
   actionLogSize: number;
+  /** Show a run's changes for review (Keep or Undo per file) before they are committed. */
+  reviewChanges: boolean;
+  /** Syncing the vault's history with a git remote. */
+  sync: SyncSettings;
+  /** The MCP server inside Obsidian (desktop only). */
+  mcp: McpSettings;
+}
+
+/** The MCP server's bearer token lives in `app.secretStorage` under this id. */
+export const MCP_TOKEN_SECRET = 'recursa-mcp-token';
+
+export interface SyncSettings {
+  /** The remote's HTTPS URL, without credentials ('' for none). */
+  remoteUrl: string;
+  /** The user name sent with the token (most hosts accept any name with a token). */
+  username: string;
+  /** The id of the remote's token in `app.secretStorage` ('' for none). Never the token itself. */
+  tokenSecret: string;
+  /** Sync once the vault is open. */
+  onStartup: boolean;
+  /** Sync every this many minutes; 0 is never. */
+  intervalMinutes: number;
+}
+
+export interface McpSettings {
+  /** Serve MCP at `http://127.0.0.1:<port>/mcp` while Obsidian runs. */
+  enabled: boolean;
+  port: number;
+  /** Offer clients only the tools that read (recall, search, read). */
+  readOnly: boolean;
 }
 
 export const SETTINGS_VERSION = 1;
@@ -74,6 +104,8 @@ export const NUMBER_LIMITS = {
   workingMemoryCharLimit: { min: 256, max: 100_000 },
   workingMemoryChildLimit: { min: 1, max: 100 },
   actionLogSize: { min: 1, max: 100_000 },
+  syncIntervalMinutes: { min: 0, max: 24 * 60 },
+  mcpPort: { min: 1024, max: 65_535 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type NumberSetting = keyof typeof NUMBER_LIMITS;
@@ -107,8 +139,14 @@ export function defaultSettings(): RecursaSettings {
     workingMemoryCharLimit: DEFAULT_MEM_OPTIONS.workingMemoryCharLimit,
     workingMemoryChildLimit: DEFAULT_MEM_OPTIONS.workingMemoryChildLimit,
     actionLogSize: 1_000,
+    reviewChanges: false,
+    sync: { remoteUrl: '', username: '', tokenSecret: '', onStartup: false, intervalMinutes: 0 },
+    mcp: { enabled: false, port: DEFAULT_MCP_PORT, readOnly: false },
   };
 }
+
+/** The MCP server's port unless the user picks another. */
+export const DEFAULT_MCP_PORT = 27_125;
 
 /** What `loadSettings` found: the settings, and an API key the file held in plain text (to move into secret storage). */
 export interface LoadedSettings {
@@ -159,9 +197,47 @@ function readSettings(raw: unknown): LoadedSettings {
     workingMemoryCharLimit: readNumber(data.workingMemoryCharLimit, 'workingMemoryCharLimit', defaults.workingMemoryCharLimit),
     workingMemoryChildLimit: readNumber(data.workingMemoryChildLimit, 'workingMemoryChildLimit', defaults.workingMemoryChildLimit),
     actionLogSize: readNumber(data.actionLogSize, 'actionLogSize', defaults.actionLogSize),
+    reviewChanges: data.reviewChanges === true,
+    sync: readSync(data.sync, defaults.sync),
+    mcp: readMcp(data.mcp, defaults.mcp),
   };
   const plainTextKey = findPlainTextKey(data, provider);
   return { settings, plainTextKey, changed: plainTextKey !== null || JSON.stringify(raw) !== JSON.stringify(settings) };
+}
+
+function readSync(raw: unknown, defaults: SyncSettings): SyncSettings {
+  const data = isRecord(raw) ? raw : {};
+  return {
+    remoteUrl: typeof data.remoteUrl === 'string' ? readRemoteUrlSetting(data.remoteUrl) ?? '' : defaults.remoteUrl,
+    username: typeof data.username === 'string' ? data.username.trim().slice(0, 200) : defaults.username,
+    tokenSecret: typeof data.tokenSecret === 'string' && (data.tokenSecret === '' || isValidSecretId(data.tokenSecret)) ? data.tokenSecret : defaults.tokenSecret,
+    onStartup: data.onStartup === true,
+    intervalMinutes: readNumber(data.intervalMinutes, 'syncIntervalMinutes', defaults.intervalMinutes),
+  };
+}
+
+function readMcp(raw: unknown, defaults: McpSettings): McpSettings {
+  const data = isRecord(raw) ? raw : {};
+  return { enabled: data.enabled === true, port: readNumber(data.port, 'mcpPort', defaults.port), readOnly: data.readOnly === true };
+}
+
+/**
+ * A git remote's URL as the settings keep it: http(s) only, trimmed, and never with credentials
+ * (a `user:token@` part is dropped: the token belongs in secret storage). Null when it is not one.
+ */
+export function readRemoteUrlSetting(raw: string): string | null {
+  const text = raw.trim();
+  if (text === '') return '';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  url.username = '';
+  url.password = '';
+  return url.toString();
 }
 
 /** The settings as `saveData` should write them: a plain copy that holds no key, by construction. */
@@ -348,13 +424,16 @@ export function settingsFromData(raw: unknown, secrets: SecretStore): { settings
 
 /** The current provider's key from secret storage, or null when it has none. */
 export function readApiKey(settings: RecursaSettings, secrets: SecretReader): string | null {
-  const id = settings.providers[settings.provider].apiKeySecret;
+  return readSecret(secrets, settings.providers[settings.provider].apiKeySecret);
+}
+
+/** A secret by id, trimmed; null for no id, an empty secret, or an id the storage refuses. */
+export function readSecret(secrets: SecretReader, id: string): string | null {
   if (id === '') return null;
   try {
-    const key = secrets.getSecret(id)?.trim() ?? '';
-    return key === '' ? null : key;
+    const secret = secrets.getSecret(id)?.trim() ?? '';
+    return secret === '' ? null : secret;
   } catch {
-    // An id the storage refuses: the same as no key, which the connection test reports.
     return null;
   }
 }

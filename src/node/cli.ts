@@ -2,16 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AgentEvent } from '../core/agent/runAgent';
-import { COMMAND_LINE_HINTS } from '../core/llm/settingHints';
-import type { ProviderSettings } from '../core/llm/types';
 import { isRecursaError } from '../core/errors';
 import { redactSecrets, secretsInUrl } from '../core/text/redactSecrets';
-import { helpText, isCommand, usageHint, VERSION, type CommandName } from './cliHelp';
+import { ALL_COMMAND_NAMES, helpText, isCommand, isSelfParsingCommand, usageHint, VERSION, type CommandName, type SelfParsingCommand } from './cliHelp';
 import type { createNodeVaultRegistry } from './nodeVaultRegistry';
+import { providerFromFlags } from './providerFlags';
 // The commands' modules (the sandbox, git, the tokenizer…) are imported where a command runs, so
 // --version and --help start as fast as Node does (tests/integration/cli-startup.test.ts).
-
-const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
 /** What the command line was given that must never be printed: API keys, credentials in base URLs. */
 const secrets: string[] = [process.env.RECURSA_API_KEY ?? '', ...secretsInUrl(process.env.RECURSA_BASE_URL)];
@@ -26,7 +23,25 @@ function err(text: string): void {
   process.stderr.write(redactSecrets(text, secrets));
 }
 
+/** The modules of the commands that read their own flags (`mcp`'s and `sync`'s differ from the rest). */
+const SELF_PARSING = {
+  mcp: async () => {
+    const { mcpCommand, MCP_HELP } = await import('./mcpCommand');
+    return { run: mcpCommand, help: MCP_HELP };
+  },
+  sync: async () => {
+    const { syncCommand, SYNC_HELP } = await import('./syncCommand');
+    return { run: syncCommand, help: SYNC_HELP };
+  },
+} satisfies Record<SelfParsingCommand, () => Promise<{ run: (argv: string[]) => Promise<number>; help: string }>>;
+
 async function main(argv: string[]): Promise<number> {
+  const [first, second] = argv;
+  if (isSelfParsingCommand(first)) return (await SELF_PARSING[first]()).run(argv.slice(1));
+  if (first === 'help' && isSelfParsingCommand(second)) {
+    out((await SELF_PARSING[second]()).help);
+    return 0;
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -54,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const command = argv.find((arg) => !arg.startsWith('-'));
+    if (isSelfParsingCommand(command)) return usageErrorOf(`put "${command}" first: ${usageHint(command)}`, null);
     return usageErrorOf(error instanceof Error ? error.message : String(error), isCommand(command) ? command : null);
   }
   const { values, positionals } = parsed;
@@ -65,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'help' || values.help === true) {
     const topic = command === 'help' ? file : command;
-    if (topic !== undefined && !isCommand(topic)) return usageErrorOf(`no help for "${topic}": the commands are run, ask, remember and recall`, null);
+    if (topic !== undefined && !isCommand(topic)) return usageErrorOf(`no help for "${topic}": the commands are ${ALL_COMMAND_NAMES}`, null);
     out(helpText(topic ?? null));
     return 0;
   }
@@ -73,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     err(helpText());
     return 2;
   }
+  if (isSelfParsingCommand(command)) return usageErrorOf(`put "${command}" first, before its flags`, null);
   if (!isCommand(command)) return usageErrorOf(`unknown command "${command}"`, null);
   const commandError = (message: string): number => usageErrorOf(message, command);
   if (command === 'ask') return askCommand(values, positionals.slice(1));
@@ -162,20 +179,9 @@ async function askCommand(values: AskValues, words: string[]): Promise<number> {
   if (values.vault === undefined) return usageError('--vault DIR is required');
   const request = words.join(' ').trim();
   if (request === '') return usageError('the request is missing');
-  const kind = values.provider ?? env.RECURSA_PROVIDER ?? 'openai';
-  if (kind !== 'openai' && kind !== 'anthropic') return usageError(`unknown provider "${kind}" (use openai or anthropic)`);
-  const model = values.model ?? env.RECURSA_MODEL;
-  if (model === undefined || model.trim() === '') return usageError('--model (or RECURSA_MODEL) is required');
-  const protocol = values.protocol ?? env.RECURSA_PROTOCOL ?? 'code';
-  if (protocol !== 'code' && protocol !== 'actions') return usageError(`unknown protocol "${protocol}" (use code or actions)`);
-  const provider: ProviderSettings = {
-    kind,
-    baseUrl: values['base-url'] ?? env.RECURSA_BASE_URL ?? DEFAULT_BASE_URL[kind],
-    model,
-    apiKey: values['api-key'] ?? env.RECURSA_API_KEY,
-    protocol,
-    hints: COMMAND_LINE_HINTS,
-  };
+  const parsedProvider = providerFromFlags(values, env);
+  if (!parsedProvider.ok) return usageError(parsedProvider.message);
+  const provider = parsedProvider.provider;
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   let lastThink = '';

@@ -48,6 +48,21 @@ const OPTIONS: readonly [flag: string, text: string, commands: readonly CommandN
   ['--memory-folder F', 'the memory folder (default Memories/)', ['remember', 'recall', 'ask']],
 ];
 
+/** Commands that read their own flags and keep their own help (`recursa help mcp`). */
+export const SELF_PARSING_COMMANDS = {
+  mcp: { synopsis: 'recursa mcp --vault DIR [--http --port N | --bridge URL] [--read-only] [--model M …]', summary: 'Serves the vault to MCP clients (Claude Code, Claude Desktop, Cursor) over stdio or HTTP.' },
+  sync: { synopsis: 'recursa sync --vault DIR [--remote URL]', summary: "Syncs the vault's history with its git remote: fetch, merge, push (never forced)." },
+} as const;
+
+export type SelfParsingCommand = keyof typeof SELF_PARSING_COMMANDS;
+
+export function isSelfParsingCommand(name: string | undefined): name is SelfParsingCommand {
+  return name === 'mcp' || name === 'sync';
+}
+
+/** Every command's name, for messages. */
+export const ALL_COMMAND_NAMES = `${[...COMMANDS, 'mcp'].join(', ')} and sync`;
+
 const EXIT_CODES = 'Exit code: 0 on success, 1 when the work failed (run, ask: one JSON error object with a `code` on standard output), 2 for bad arguments.';
 
 function optionLines(command: CommandName | null): string {
@@ -64,14 +79,17 @@ export function helpText(command: CommandName | null = null): string {
   if (command !== null) {
     return `Usage: ${SYNOPSIS[command]}\n\n${DESCRIPTION[command]}\n\n${optionLines(command)}\n\n${EXIT_CODES}\n`;
   }
-  const synopsis = COMMANDS.map((name, i) => `${i === 0 ? 'Usage: ' : '       '}${SYNOPSIS[name]}`).join('\n');
-  const descriptions = COMMANDS.map((name) => `${name}: ${DESCRIPTION[name]}`).join('\n\n');
+  const synopses = [...COMMANDS.map((name) => SYNOPSIS[name]), ...Object.values(SELF_PARSING_COMMANDS).map((command) => command.synopsis)];
+  const synopsis = synopses.map((line, i) => `${i === 0 ? 'Usage: ' : '       '}${line}`).join('\n');
+  const ownHelp = Object.entries(SELF_PARSING_COMMANDS).map(([name, command]) => `${name}: ${command.summary} See "recursa help ${name}".`);
+  const descriptions = [...COMMANDS.map((name) => `${name}: ${DESCRIPTION[name]}`), ...ownHelp].join('\n\n');
   return `${synopsis}\n       recursa help [COMMAND]\n       recursa --version\n\n${descriptions}\n\n${optionLines(null)}\n\n${EXIT_CODES}\n`;
 }
 
 /** What follows a bad-arguments message: the command's synopsis and where to read more. */
-export function usageHint(command: CommandName | null): string {
+export function usageHint(command: CommandName | SelfParsingCommand | null): string {
   if (command === null) return 'Run "recursa --help" to see the commands.';
+  if (isSelfParsingCommand(command)) return `${SELF_PARSING_COMMANDS[command].synopsis}\nRun "recursa help ${command}" for more.`;
   return `Usage: ${SYNOPSIS[command]}\nRun "recursa help ${command}" for more.`;
 }
 

@@ -16,3 +16,4 @@ export { createNodeVaultRegistry } from './nodeVaultRegistry';
 export { createAgentMemory, type AgentMemory } from '../core/memory/agentMemory';
 export type { RecallResult, RecalledMemory } from '../core/mem/recall';
 export type { ActionResult, ActionLogEntry } from '../core/agent/actions';
+export { syncVault, type SyncVaultOptions } from './syncVault';

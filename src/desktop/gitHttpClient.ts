@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { HttpTransportError } from '../core/ports/http';
+import { collectBody } from '../core/sync/httpBody';
 import type { GitHttpClient } from '../core/sync/gitHttpClient';
 import { redactSecrets } from '../core/text/redactSecrets';
 import type { NodeHttpModules } from './httpModuleTransport';
@@ -28,7 +29,7 @@ export function createGitHttpClient(modules: NodeHttpModules, options: GitHttpCl
   const idleMs = options.idleTimeoutMs ?? 60_000;
   return {
     async request({ url, method = 'GET', headers = {}, body }) {
-      const bytes = body === undefined ? null : await collect(body);
+      const bytes = body === undefined ? null : await collectBody(body);
       let target: URL;
       try {
         target = new URL(url);
@@ -57,22 +58,6 @@ export function createGitHttpClient(modules: NodeHttpModules, options: GitHttpCl
       };
     },
   };
-}
-
-async function collect(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of body) {
-    parts.push(part);
-    size += part.byteLength;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 async function* chunks(res: http.IncomingMessage, target: URL): AsyncIterableIterator<Uint8Array> {

@@ -1,4 +1,5 @@
 import type { GitHttpClient } from './gitHttpClient';
+import { collectBody, concatBytes, singleChunk } from './httpBody';
 
 const ADVERTISEMENT = /\/info\/refs\?service=git-upload-pack$/;
 
@@ -16,8 +17,8 @@ export function assumingRemoteHead(http: GitHttpClient, branch: string): GitHttp
       const response = await http.request(request);
       const method = request.method ?? 'GET';
       if (method !== 'GET' || !ADVERTISEMENT.test(request.url) || response.statusCode !== 200 || response.body === undefined) return response;
-      const bytes = await collect(response.body);
-      return { ...response, body: once(withHeadSymref(bytes, branch)) };
+      const bytes = await collectBody(response.body);
+      return { ...response, body: singleChunk(withHeadSymref(bytes, branch)) };
     },
   };
 }
@@ -73,25 +74,5 @@ function joinPktLines(lines: readonly (Uint8Array | null)[]): Uint8Array {
     }
     parts.push(encoder.encode((line.length + 4).toString(16).padStart(4, '0')), line);
   }
-  return concat(parts);
-}
-
-async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const part of body) parts.push(part);
-  return concat(parts);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
-  yield bytes;
+  return concatBytes(parts);
 }

@@ -1,5 +1,6 @@
 import { Platform, requestUrl } from 'obsidian';
 import { HttpTransportError } from '../../core/ports/http';
+import { collectBody, singleChunk } from '../../core/sync/httpBody';
 import type { GitHttpClient } from '../../core/sync/gitHttpClient';
 import { redactSecrets } from '../../core/text/redactSecrets';
 import { createGitHttpClient } from '../../desktop/gitHttpClient';
@@ -32,7 +33,7 @@ function loadNodeClient(): GitHttpClient | null {
 
 const requestUrlClient: GitHttpClient = {
   async request({ url, method = 'GET', headers = {}, body }) {
-    const bytes = body === undefined ? undefined : await collect(body);
+    const bytes = body === undefined ? undefined : await collectBody(body);
     let host: string;
     try {
       host = new URL(url).host;
@@ -48,26 +49,7 @@ const requestUrlClient: GitHttpClient = {
     }
     const responseHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) responseHeaders[name.toLowerCase()] = value;
-    return { url, method, statusCode: response.status, statusMessage: '', headers: responseHeaders, body: once(new Uint8Array(response.arrayBuffer)) };
+    return { url, method, statusCode: response.status, statusMessage: '', headers: responseHeaders, body: singleChunk(new Uint8Array(response.arrayBuffer)) };
   },
 };
 
-async function collect(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of body) {
-    parts.push(part);
-    size += part.byteLength;
-  }
-  const joined = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.byteLength;
-  }
-  return joined;
-}
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array, void, undefined> {
-  yield bytes;
-}

@@ -11,6 +11,8 @@ import type { Sandbox } from './core/sandbox/Sandbox';
 import { VaultStack } from './core/stack/VaultStack';
 import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
 import { CHAT_VIEW_TYPE, ChatView, type ChatHost } from './obsidian/chat/ChatView';
+import { modelLabel } from './obsidian/chat/modelLabel';
+import { ReadRecorder } from './obsidian/chat/readRecorder';
 import { confirmAction } from './obsidian/ConfirmModal';
 import { createDesktopVaultRegistry } from './obsidian/desktopVaultRegistry';
 import { loadDesktopDeflate } from './obsidian/desktopDeflate';
@@ -21,7 +23,12 @@ import { HISTORY_VIEW_TYPE, HistoryView } from './obsidian/history/HistoryView';
 import { createObsidianHttpTransport } from './obsidian/obsidianHttpTransport';
 import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
 import { RecursaSettingTab } from './obsidian/settings/RecursaSettingTab';
-import { defaultSettings, readApiKey, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
+import { PluginMcpServer } from './obsidian/mcp/PluginMcpServer';
+import { redactSecrets } from './core/text/redactSecrets';
+import { openPluginSettings } from './obsidian/openPluginSettings';
+import { installSync, startSync } from './obsidian/sync/pluginSync';
+import type { SyncController } from './obsidian/sync/SyncController';
+import { defaultSettings, readApiKey, readSecret, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
 import { RecursaStatusBar } from './obsidian/statusBar';
 
 const INDEX_SAVE_INTERVAL_MS = 5 * 60_000;
@@ -43,15 +50,40 @@ export default class RecursaPlugin extends Plugin {
   /** Editors showing notes: told the paths of every agent commit, to mark the changed lines. */
   private readonly commitListeners = new Set<(paths: readonly string[]) => void>();
   private stopGitEvents: (() => void) | null = null;
+  private sync: SyncController | null = null;
+  /** The MCP server inside Obsidian (desktop only; its code loads when it is turned on). */
+  private mcp: PluginMcpServer | null = null;
+  private reads: ReadRecorder | null = null;
 
   override async onload(): Promise<void> {
     const { settings, needsSave } = settingsFromData(await this.loadData(), this.app.secretStorage);
     this.settings = settings;
     if (needsSave) await this.saveSettings();
+    this.mcp = PluginMcpServer.available()
+      ? new PluginMcpServer({
+          stack: () => this.stack,
+          agent: () => this.agent(this.agentSettings()),
+          secrets: this.app.secretStorage,
+          version: this.manifest.version,
+          redact: (text) => redactSecrets(text, [readApiKey(this.settings, this.app.secretStorage)]),
+          onError: (error) => console.error('Recursa MCP server:', errorText(error)),
+        })
+      : null;
+    // Shows "starts once the vault is open" until then; nothing is loaded before the vault is ready.
+    void this.mcp?.apply(this.settings.mcp);
     const host: ChatHost = {
-      agent: () => this.agent(this.agentSettings()),
+      // The chat's runs and the MCP server's writes take turns, so commits never mix.
+      agent: () => this.mcp?.guardAgent(this.agent(this.agentSettings())) ?? this.agent(this.agentSettings()),
       git: () => this.git,
       conversations: () => (this.stack === null ? null : new ConversationStore(this.stack.port, `${this.pluginDir()}/conversations`)),
+      modelLabel: () => modelLabel(this.settings),
+      openSettings: () => {
+        if (!openPluginSettings(this.app, this.manifest.id)) new Notice('Change the model in the settings of this plugin.');
+      },
+      recordReads: () => this.reads?.begin() ?? null,
+      reviewMode: () => this.settings.reviewChanges,
+      setReviewMode: (on) => this.applySettings({ ...this.settings, reviewChanges: on }),
+      review: () => (this.stack === null || this.git === null ? null : { git: this.git, writeSet: this.stack.writeSet, port: this.stack.port, file: `${this.pluginDir()}/review.json` }),
     };
     this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, host));
     this.registerView(
@@ -63,7 +95,7 @@ export default class RecursaPlugin extends Plugin {
           onReverted: () => void this.refreshStatus(),
         }),
     );
-    this.addSettingTab(new RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next) }));
+    this.addSettingTab(new RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next), syncNow: () => void this.sync?.syncNow('manual'), ...(this.mcp === null ? {} : { mcp: this.mcp }) }));
     this.markers = changeMarkersSlot(
       () =>
         agentChangeMarkers({
@@ -93,6 +125,14 @@ export default class RecursaPlugin extends Plugin {
     this.addCommand({ id: 'undo-last-agent-change', name: 'Undo the last agent change', callback: () => void this.undoLastChange() });
     this.addCommand({ id: 'show-agent-history', name: 'Show agent history', callback: () => void this.showHistory() });
     this.addCommand({ id: 'rebuild-search-index', name: 'Rebuild the search index', callback: () => void this.rebuildIndex() });
+    this.sync = installSync({
+      app: this.app,
+      plugin: this,
+      git: () => this.git,
+      settings: () => this.settings.sync,
+      token: () => readSecret(this.app.secretStorage, this.settings.sync.tokenSecret),
+      openSettings: () => openPluginSettings(this.app, this.manifest.id),
+    });
     // Vault events fire for every file while Obsidian starts; wait until the layout is ready.
     this.app.workspace.onLayoutReady(() => void this.startCore());
   }
@@ -118,6 +158,7 @@ export default class RecursaPlugin extends Plugin {
     await this.saveSettings();
     if (this.markers?.setEnabled(next.changeMarkers) === true) this.app.workspace.updateOptions();
     if (JSON.stringify(toMemOptions(next)) !== memBefore) await this.restartMem();
+    void this.mcp?.apply(next.mcp);
   }
 
   /** The agent's settings from the plugin's, with the key read from secret storage at the moment of use. */
@@ -150,7 +191,7 @@ export default class RecursaPlugin extends Plugin {
     const leaf = await this.revealView(CHAT_VIEW_TYPE);
     const view = leaf?.view;
     if (!(view instanceof ChatView)) return null;
-    if (notePath !== undefined) view.setContextNote(notePath);
+    if (notePath !== undefined) view.attachNote(notePath);
     view.focusInput();
     return view;
   }
@@ -222,7 +263,9 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private async startCore(): Promise<void> {
-    const port = new ObsidianVaultPort(this.app);
+    // The port records the notes a run reads, for the sources under its reply.
+    const port = new ReadRecorder(new ObsidianVaultPort(this.app), this.app.vault.configDir);
+    this.reads = port;
     const vaultRegistry = createDesktopVaultRegistry();
     const stack = await VaultStack.open(port, {
       mem: this.memOptions(),
@@ -264,12 +307,16 @@ export default class RecursaPlugin extends Plugin {
     void this.refreshStatus();
     this.registerInterval(window.setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS));
     for (const leaf of this.app.workspace.getLeavesOfType(HISTORY_VIEW_TYPE)) if (leaf.view instanceof HistoryView) void leaf.view.refresh();
+    for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) if (leaf.view instanceof ChatView) void leaf.view.restoreReview();
+    if (this.sync !== null) startSync(this.sync, this.settings.sync);
+    void this.mcp?.apply(this.settings.mcp);
   }
 
   private onGitEvent(event: GitEvent): void {
     if (event.type === 'commit') {
       for (const listener of this.commitListeners) listener(event.paths);
       void this.refreshStatus();
+      void this.sync?.refreshStatus();
     } else if (event.type === 'stale-lock-removed') {
       new Notice(`Recursa removed ${event.lock}: it was ${Math.round(event.ageMs / 60_000)} minutes old, left by a git program that stopped.`);
     } else if (event.type === 'recovered') {
@@ -297,6 +344,7 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private stopCore(): void {
+    void this.mcp?.stop();
     this.stopGitEvents?.();
     this.stopGitEvents = null;
     this.commitListeners.clear();

@@ -83,7 +83,7 @@ describe('the chat view in a browser', () => {
     expect(seen).toContain('Reading the Alpha project note.');
     const partial = seen.filter((text) => text !== 'Reading the Alpha project note.' && text.length > 0 && 'Reading the Alpha project note.'.startsWith(text));
     expect(partial.length).toBeGreaterThan(0);
-    expect(seen.some((text) => text.startsWith('Ran code · 2 mem calls'))).toBe(true);
+    expect(seen.some((text) => text.startsWith('Worked in your notes · 2 vault calls'))).toBe(true);
     expect(await reply.locator('strong').textContent()).toBe('Call Sam about the launch');
 
     const code = page.locator('details.recursa-code');
@@ -95,8 +95,9 @@ describe('the chat view in a browser', () => {
 
     const changes = page.locator('.recursa-changes');
     await expect.poll(() => changes.count()).toBe(1);
-    expect(await changes.locator('.recursa-file-chip').allTextContents()).toEqual([ALPHA]);
-    expect(await page.locator('.recursa-usage').textContent()).toMatch(/^2 turns · \d+ tokens · 2 mem calls$/);
+    expect(await changes.locator('.recursa-file-chip').allTextContents()).toEqual(['Projects/Alpha']);
+    expect(await changes.locator('.recursa-file-chip .recursa-path').getAttribute('title')).toBe(ALPHA);
+    expect(await page.locator('.recursa-usage').textContent()).toMatch(/^2 steps · [\d.]+k? tokens · 2 vault calls$/);
     await screenshot('reply');
 
     const changed = await readFile(join(dir, ALPHA), 'utf8');
@@ -145,7 +146,7 @@ describe('the chat view in a browser', () => {
     await openChat();
     await send('Add a task to call Sam to the Alpha project');
     const status = page.locator('.recursa-status');
-    await expect.poll(() => page.locator('.recursa-code-summary-text').textContent(), { timeout: 15_000 }).toMatch(/^Ran code/);
+    await expect.poll(() => page.locator('.recursa-code-summary-text').textContent(), { timeout: 15_000 }).toMatch(/^Worked in your notes/);
     await expect.poll(() => status.locator('.recursa-status-text').textContent()).toBe('Looking through every project note.');
     await expect.poll(() => server.requests.length).toBe(2);
     await screenshot('working');
@@ -159,7 +160,7 @@ describe('the chat view in a browser', () => {
     expect(await page.getByRole('button', { name: 'Retry this request' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
     // What the agent had changed is committed, naming the cancelled run; nothing else was asked.
-    await expect.poll(() => page.locator('.recursa-changes .recursa-file-chip').allTextContents()).toEqual([ALPHA]);
+    await expect.poll(() => page.locator('.recursa-changes .recursa-file-chip').allTextContents()).toEqual(['Projects/Alpha']);
     expect(gitCli(dir, 'log', '-1', '--format=%B')).toContain('was cancelled');
     expect(gitCli(dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
     expect(server.requests.length).toBe(2);
@@ -248,11 +249,12 @@ describe('the chat view in a browser', () => {
     const blocks = page.locator('details.recursa-code');
     expect(await blocks.count()).toBe(2);
     const failed = blocks.nth(0);
-    expect(await failed.getAttribute('class')).toContain('is-error');
-    expect(await failed.locator('.recursa-code-summary-text').textContent()).toMatch(/^Code failed: .*Meetings\/Monday\.md/);
+    // A failed step is part of the work (the model goes on from it), not an alarm.
+    expect(await failed.getAttribute('class')).toContain('is-retried');
+    expect(await failed.locator('.recursa-code-summary-text').textContent()).toMatch(/^A step did not work: .*Meetings\/Monday\.md/);
     await failed.locator('summary').click();
     expect(await failed.locator('.recursa-code-result').textContent()).toBe('NotFoundError (line 1): No file or folder at "Meetings/Monday.md". Check the path with mem.listFiles or mem.fileExists.');
-    expect(await blocks.nth(1).getAttribute('class')).not.toContain('is-error');
+    expect(await blocks.nth(1).getAttribute('class')).not.toContain('is-retried');
     // The model was told what went wrong.
     const second = server.requests[1]?.body as { messages: { role: string; content: string }[] };
     expect(second.messages.at(-1)?.content).toMatch(/^\[Execution Error\]/);
@@ -265,7 +267,12 @@ describe('the chat view in a browser', () => {
     await openChat();
     await send('Summarise my inbox');
     const error = page.locator('.recursa-run-error-text');
-    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toContain('Incorrect API key provided');
+    // A plain sentence and the action that fixes it; the server's own text behind a disclosure.
+    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toBe("The provider did not accept the API key. Check the key in Recursa's settings.");
+    expect(await page.getByRole('button', { name: 'Open settings' }).count()).toBe(1);
+    const raw = page.locator('.recursa-error-details');
+    expect(await raw.getAttribute('open')).toBeNull();
+    expect(await raw.locator('.recursa-error-raw').textContent()).toContain('Incorrect API key provided');
     await screenshot('error');
     server.script([{ text: answer({ reply: 'Your inbox says to call Sam.' }) }]);
     await page.getByRole('button', { name: 'Retry this request' }).click();

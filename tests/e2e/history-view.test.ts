@@ -11,6 +11,7 @@ import { openGitVault, type GitVault } from '../helpers/gitVault';
 import { nodeRuntime } from '../helpers/memHarness';
 import { makeTempDir } from '../helpers/tempVault';
 import { openTestPage, SCREENSHOTS } from './helpers/browserPage';
+import { contrastOf } from './helpers/contrast';
 import { serveVaultCall, type VaultCall } from './helpers/remoteVaultPort';
 import type { PageHistory } from './history/page';
 
@@ -23,6 +24,7 @@ declare global {
 /** Enough of Obsidian's look for the screenshots: buttons, the modal, a sidebar-sized leaf. */
 const SHELL_CSS = `
   #leaf { width: 340px; height: 640px; overflow: auto; border-right: 1px solid var(--background-modifier-border); padding: 12px; box-sizing: border-box; }
+  body.is-phone #leaf { width: 100%; height: 844px; }
   button { font: inherit; font-size: var(--font-ui-small); padding: 4px 12px; border-radius: var(--radius-s); border: 1px solid var(--background-modifier-border);
     background: var(--background-secondary); color: var(--text-normal); cursor: pointer; }
   button.mod-warning { background: var(--color-red); color: #fff; border-color: transparent; }
@@ -117,7 +119,9 @@ describe('the agent history view (headless Chromium)', () => {
       },
     ]);
     expect(await item(1).locator('.recursa-history-body').textContent()).toBe('Basil goes next to the tomatoes.');
-    expect(await item(1).locator('.recursa-history-meta').textContent()).toMatch(/^Today \d\d:\d\d[0-9a-f]{7}$/);
+    // The time alone; the commit's id is its tooltip, for whoever looks it up in git.
+    expect(await item(1).locator('.recursa-history-meta').textContent()).toMatch(/^Today \d\d:\d\d$/);
+    expect(await item(1).locator('.recursa-history-time').getAttribute('title')).toBe(`Commit ${hashes.garden?.slice(0, 7)}`);
     // The model's text is shown as text.
     expect(await page.locator('#leaf img').count()).toBe(0);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -192,6 +196,52 @@ describe('the agent history view (headless Chromium)', () => {
     expect(notices[1]).toContain('"Inbox.md"');
     expect(head()).toBe(before);
     expect(await v.disk('Inbox.md')).toBe('call the plumber\n- [ ] water the basil\n- my own line\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('reads as a list of changes, not as git log: no prefixes or run ids, the request, a quiet Revert, Refresh as a view action; at phone width too', async () => {
+    const v = vault as GitVault;
+    await v.mem.writeFile('Projects/Garden.md', '# Garden\n\n- tomatoes\n- water every morning\n');
+    await v.mem.commitChanges('Recursa: Water the basil\n\nCommitted when run run-k2x9 finished, with changes the agent had not committed itself.\n\nRequest: Water the basil every morning, and note it in the garden plan');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForFunction(() => document.querySelector('.recursa-history-subject')?.textContent === 'Water the basil');
+    const first = item(0);
+    expect(await first.locator('.recursa-history-request').textContent()).toBe('You asked: Water the basil every morning, and note it in the garden plan');
+    expect(await first.locator('.recursa-history-body').count()).toBe(0);
+    const text = (await first.textContent()) ?? '';
+    expect(text).not.toMatch(/Recursa:|run-k2x9|[0-9a-f]{7}/);
+    // No red button on every row: the confirmation carries the warning.
+    expect(await page.locator('.recursa-history-list .mod-warning').count()).toBe(0);
+    expect(await first.locator('.recursa-history-file').first().getAttribute('class')).toContain('internal-link');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => {
+        document.body.classList.remove('theme-light', 'theme-dark');
+        document.body.classList.add(`theme-${value}`);
+      }, theme);
+      const low = (await contrastOf(page, '.recursa-history-item *:not(.recursa-diff *)')).filter((reading) => reading.ratio < 4.5);
+      expect(low, theme).toEqual([]);
+    }
+    await page.evaluate(() => document.body.classList.replace('theme-dark', 'theme-light'));
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => document.body.classList.add('is-mobile', 'is-phone'));
+    const small = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('#leaf button, #leaf .recursa-history-file'))
+        .filter((el) => el.getBoundingClientRect().height < 32)
+        .map((el) => el.textContent),
+    );
+    expect(small).toEqual([]);
+    expect(await page.evaluate(() => {
+      const leaf = document.getElementById('leaf');
+      return leaf === null ? false : leaf.scrollWidth <= leaf.clientWidth;
+    })).toBe(true);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => {
+        document.body.classList.remove('theme-light', 'theme-dark');
+        document.body.classList.add(`theme-${value}`);
+      }, theme);
+      await page.screenshot({ path: join(SCREENSHOTS, `history-phone-${theme}.png`) });
+    }
     expect(errors).toEqual([]);
   });
 });

@@ -89,7 +89,7 @@ describe('the plugin shell in a browser', () => {
         expect(loaded.workers).toBe(1);
         expect(loaded.intervals).toBeGreaterThan(before.intervals);
         expect(loaded.vaultListeners).toBeGreaterThan(before.vaultListeners);
-        expect(loaded.commands).toBe(5);
+        expect(loaded.commands).toBe(6);
         expect(loaded.domNodes).toBeGreaterThan(before.domNodes);
         expect(await page.locator('[data-type="recursa-chat"]').count()).toBe(1);
       }
@@ -116,6 +116,7 @@ describe('the plugin shell in a browser', () => {
       { id: 'recursa:undo-last-agent-change', name: 'Undo the last agent change', hotkeys: 0 },
       { id: 'recursa:show-agent-history', name: 'Show agent history', hotkeys: 0 },
       { id: 'recursa:rebuild-search-index', name: 'Rebuild the search index', hotkeys: 0 },
+      { id: 'recursa:sync-now', name: 'Sync now', hotkeys: 0 },
     ]);
     for (const command of commands ?? []) expect(command.name).toMatch(/^[A-Z][^A-Z]*$/);
   });
@@ -130,16 +131,26 @@ describe('the plugin shell in a browser', () => {
     expect(await page.evaluate(() => window.recursaHarness?.runCommand('recursa:ask-about-current-note'))).toBe(false);
     await page.evaluate(() => window.recursaHarness?.openNote('Inbox.md'));
     expect(await page.evaluate(() => window.recursaHarness?.runCommand('recursa:ask-about-current-note'))).toBe(true);
-    await expect.poll(() => page.locator('.recursa-context .recursa-context-chip').textContent()).toBe('Inbox.md');
+    const chip = page.locator('.recursa-context .recursa-context-chip');
+    await expect.poll(() => chip.locator('.recursa-context-name').textContent()).toBe('Inbox');
+    expect(await chip.getAttribute('title')).toBe('Inbox.md');
+    await expect.poll(() => chip.locator('.recursa-context-tokens').textContent()).toMatch(/^\d+ tokens?$/);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message to the agent');
     server.script([{ text: answer({ reply: 'It says to call Sam.' }) }]);
     await page.keyboard.type('What does it say?');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('It says to call Sam.');
     const body = server.requests[0]?.body as { messages: { role: string; content: string }[] };
-    expect(body.messages.at(-1)?.content).toBe('The user is asking about the note "Inbox.md".\n\nWhat does it say?');
-    expect(await page.locator('.recursa-message-user .recursa-context-chip').textContent()).toBe('Inbox.md');
-    expect(await page.locator('.recursa-context').isVisible()).toBe(false);
+    // The model gets the note's path and text with the request; the chat shows what the person typed.
+    const sent = body.messages.at(-1)?.content ?? '';
+    expect(sent).toContain('\n- Inbox.md\n');
+    expect(sent).toContain(`<note path="Inbox.md">\n${await readFile(join(dir, 'Inbox.md'), 'utf8')}\n</note>`);
+    expect(sent.endsWith('\n\nWhat does it say?')).toBe(true);
+    expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('What does it say?');
+    expect(await page.locator('.recursa-message-user .recursa-context-chip').textContent()).toBe('Inbox');
+    // The chip went with the request; the active note can be attached again with one click.
+    expect(await chip.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Attach the active note, Inbox' }).count()).toBe(1);
   });
 
   it('undoes the last agent change after a confirmation', async () => {

@@ -65,12 +65,22 @@ describe('the settings tab (headless Chromium)', () => {
 
   it('shows its sections under Setting headings, in sentence case, the same in both ways of drawing', async () => {
     const headings = await page.locator('.setting-item-heading .setting-item-name').allTextContents();
-    expect(headings).toEqual(['Model', 'Limits of one request', 'Vault', 'History', 'Memory']);
+    expect(headings).toEqual(['Model', 'Vault', 'History', 'Memory', 'Sync', 'Advanced']);
+    // The numeric limits of a request and of the memory are together under Advanced, the last heading.
+    const underAdvanced = await page.evaluate(() => {
+      const items = Array.from(document.querySelectorAll('#settings .setting-item'));
+      const advanced = items.findIndex((item) => item.matches('.setting-item-heading') && item.textContent === 'Advanced');
+      return items.slice(advanced + 1).map((item) => item.querySelector('.setting-item-name')?.textContent ?? '');
+    });
+    expect(underAdvanced).toEqual(['Model calls', 'Time in seconds', 'Tokens', 'Vault calls', 'Result tokens', 'Context window', 'Memory in the prompt', 'Working memory size', 'Items per entry', 'Action log size']);
+    // Restoring the provider's defaults sits on the row it restores, not on Test connection.
+    expect(await row('Model name').getByRole('button', { name: "Restore the provider's default address and model" }).count()).toBe(1);
+    expect(await row('Test connection').locator('.clickable-icon').count()).toBe(0);
     const names = await page.locator('.setting-item:not(.setting-item-heading) .setting-item-name').allTextContents();
     for (const name of names) {
       // Sentence case: a capital first letter, then none but in acronyms and names.
       expect(name.charAt(0), name).toMatch(/[A-Z]/);
-      expect(name.replace(/\b(?:API|URL|Logseq)\b/g, '').slice(1), name).not.toMatch(/[A-Z]/);
+      expect(name.replace(/\b(?:API|URL|Logseq|Obsidian)\b/g, '').slice(1), name).not.toMatch(/[A-Z]/);
     }
     const definitions = await page.evaluate(() => window.recursaSettings.definitionNames());
     expect(definitions.map((group) => group.heading)).toEqual(headings);

@@ -1,40 +1,59 @@
-import { ItemView, Notice, setIcon, type WorkspaceLeaf } from 'obsidian';
+import { ItemView, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
 import type { AgentService } from '../../core/agent/AgentService';
 import type { ConversationStore } from '../../core/agent/ConversationStore';
 import type { AgentOutcome } from '../../core/agent/runAgent';
 import type { GitService } from '../../core/git/GitService';
 import { confirmAction } from '../ConfirmModal';
+import { renderReview } from '../review/ReviewPanel';
+import { ReviewSession, type ReviewDeps, type ReviewResult } from '../review/reviewSession';
+import { Composer } from './Composer';
 import { conversationRuns } from './conversationRuns';
 import { ConversationsModal } from './ConversationsModal';
 import { DiffModal } from './DiffModal';
+import { renderEmptyState, type StarterPrompt } from './emptyState';
+import { pickedContext, type PickedNote } from './pickedNotes';
 import { diffOfRun, filesOfCommits } from './runChanges';
+import type { ErrorActions, ReplyActions } from './runRows';
 import { RunView } from './RunView';
+import { noteNameFor } from './savedReply';
+import { ScrollFollow } from './scrollFollow';
 
 export const CHAT_VIEW_TYPE = 'recursa-chat';
 
-/** What the chat needs from the plugin; each is null while the vault is still opening. */
+/** What the chat needs from the plugin; the vault's parts are null while the vault is still opening. */
 export interface ChatHost {
   /** The agent with the settings as they are now. */
   agent(): AgentService | null;
   git(): GitService | null;
   conversations(): ConversationStore | null;
+  /** What answers, for the empty state: `OpenAI · gpt-4o-mini`. */
+  modelLabel(): string;
+  /** Opens Obsidian's settings at Recursa's tab. */
+  openSettings(): void;
+  /** Starts recording the notes read; the function returned stops and gives them (null: cannot record). */
+  recordReads(): (() => string[]) | null;
+  /** Whether a run's changes wait for review (Keep or Undo) before they are committed. */
+  reviewMode(): boolean;
+  setReviewMode(on: boolean): Promise<void>;
+  /** What a review needs; null while the vault is opening or has no history. */
+  review(): ReviewDeps | null;
 }
 
 /**
- * The chat with the agent, in the right sidebar: the exchanges of one conversation, and an input
- * (Enter sends, Shift+Enter breaks the line, ArrowUp in an empty input recalls the last request).
- * While a run works, the send button is a Stop button that cancels it at once.
+ * The chat with the agent, in the right sidebar: the exchanges of one conversation, and the
+ * composer (see `Composer`). While a run works, the send button is a Stop button that cancels it
+ * at once. The view follows new content only while the person is at the end of it.
  */
 export class ChatView extends ItemView {
   private messagesEl!: HTMLElement;
-  private inputEl!: HTMLTextAreaElement;
-  private actionButton!: HTMLButtonElement;
   private usageEl!: HTMLElement;
-  private contextEl!: HTMLElement;
+  private composer!: Composer;
+  private scroll!: ScrollFollow;
+  private reviewToggle!: HTMLElement;
+  /** The review of a run's changes while one is open (see `ReviewSession`). */
+  private review: ReviewSession | null = null;
   private conversationId: string | undefined;
   private running: { controller: AbortController; run: RunView } | null = null;
-  private lastRequest = '';
-  private contextNote: string | null = null;
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -53,7 +72,9 @@ export class ChatView extends ItemView {
   }
 
   protected override async onOpen(): Promise<void> {
-    for (const action of [this.addAction('history', 'Past conversations', () => this.showConversations()), this.addAction('square-pen', 'New chat', () => this.newChat())]) {
+    this.reviewToggle = this.addAction('file-diff', 'Review changes before saving', () => void this.toggleReviewMode());
+    this.showReviewMode();
+    for (const action of [this.addAction('history', 'Past conversations', () => this.showConversations()), this.addAction('square-pen', 'New chat', () => this.newChat()), this.reviewToggle]) {
       // Header actions are links without an address: make Enter and Space press them.
       this.registerDomEvent(action, 'keydown', (evt) => {
         if (evt.key !== 'Enter' && evt.key !== ' ') return;
@@ -65,24 +86,26 @@ export class ChatView extends ItemView {
     root.empty();
     root.addClass('recursa-chat');
     this.messagesEl = root.createDiv({ cls: 'recursa-messages', attr: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+    this.scroll = new ScrollFollow(this.messagesEl);
     this.showEmptyState();
     const footer = root.createDiv('recursa-chat-footer');
-    this.contextEl = footer.createDiv('recursa-context');
-    this.contextEl.hide();
-    const composer = footer.createDiv('recursa-composer');
-    this.inputEl = composer.createEl('textarea', {
-      cls: 'recursa-input',
-      attr: { rows: 2, placeholder: 'Ask about your notes…', 'aria-label': 'Message to the agent' },
+    this.composer = new Composer(footer, this.app, this, {
+      send: (text) => void this.send(text),
+      stop: () => this.stop(),
+      running: () => this.running !== null,
     });
-    this.actionButton = composer.createEl('button', { cls: 'recursa-send-button mod-cta' });
-    this.showIdle();
     this.usageEl = footer.createDiv({ cls: 'recursa-usage', attr: { 'aria-label': 'Budget used by the last run' } });
-    this.registerDomEvent(this.inputEl, 'keydown', (evt) => this.onInputKey(evt));
-    this.registerDomEvent(this.actionButton, 'click', () => {
-      if (this.running !== null) this.stop();
-      else void this.send();
-    });
-    await Promise.resolve();
+    await this.restoreReview();
+  }
+
+  /** Shows again a review left open when Obsidian closed (once the vault is open). */
+  async restoreReview(): Promise<void> {
+    const deps = this.host.review();
+    if (this.review !== null || deps === null) return;
+    const session = await ReviewSession.restore(deps).catch(() => null);
+    if (session === null || !session.open || this.review !== null) return;
+    this.review = session;
+    this.showPendingReview(session);
   }
 
   protected override async onClose(): Promise<void> {
@@ -90,22 +113,13 @@ export class ChatView extends ItemView {
     await Promise.resolve();
   }
 
-  /** The next request is about this note (a chip above the input says so); null clears it. */
-  setContextNote(path: string | null): void {
-    this.contextNote = path;
-    this.contextEl.empty();
-    this.contextEl.toggle(path !== null);
-    if (path === null) return;
-    const chip = this.contextEl.createDiv('recursa-context-chip');
-    setIcon(chip.createSpan('recursa-context-icon'), 'file-text');
-    chip.createSpan({ text: path });
-    const remove = chip.createEl('button', { cls: 'clickable-icon recursa-context-remove', attr: { 'aria-label': 'Remove the note from the context' } });
-    setIcon(remove, 'x');
-    remove.addEventListener('click', () => this.setContextNote(null));
+  /** Attaches a note (or folder) to the next request: a chip above the input shows it. */
+  attachNote(path: string): void {
+    this.composer.attach(path);
   }
 
   focusInput(): void {
-    this.inputEl.focus();
+    this.composer.focus();
   }
 
   /** Starts a new conversation (a running request is stopped first). */
@@ -115,18 +129,21 @@ export class ChatView extends ItemView {
     this.messagesEl.empty();
     this.usageEl.setText('');
     this.showEmptyState();
+    if (this.review !== null) this.showPendingReview(this.review);
     this.focusInput();
   }
 
-  /** Sends what the input holds (or `text`), unless a run is going on. */
-  async send(text?: string): Promise<void> {
-    const request = (text ?? this.inputEl.value).trim();
+  /** Sends `text` with the notes attached now, unless a run is going on. */
+  async send(text: string): Promise<void> {
+    const request = text.trim();
     if (request === '' || this.running !== null) return;
-    this.inputEl.value = '';
-    this.lastRequest = request;
-    const context = this.contextNote;
-    this.setContextNote(null);
-    await this.runRequest(request, context);
+    if (this.review?.open === true) {
+      // Another run's changes would mix with the ones under review: they are decided first.
+      if (this.composer.inputEl.value === '') this.composer.inputEl.value = request;
+      this.composer.hint('Keep or undo the changes under review first; your message stays here.');
+      return;
+    }
+    await this.runRequest(request, this.composer.takeAttached());
   }
 
   /** Cancels the running request at once. */
@@ -146,60 +163,181 @@ export class ChatView extends ItemView {
     }
     this.stop();
     this.messagesEl.empty();
+    this.usageEl.setText('');
     this.conversationId = conversation.id;
+    if (this.review !== null) this.showPendingReview(this.review);
     for (const past of conversationRuns(conversation.messages)) {
-      await new RunView(this.messagesEl, this.app, this, past.request, null).showPast(past.code, past.reply);
+      const run: RunView = new RunView(this.messagesEl, this.app, this, past.request, past.attached, this.replyActions(() => run.reply, past.request));
+      await run.showPast(past.code, past.reply);
     }
-    this.scrollToEnd();
+    this.scroll.toEnd();
   }
 
-  private async runRequest(request: string, context: string | null): Promise<void> {
+  private async runRequest(request: string, attached: readonly PickedNote[]): Promise<void> {
     this.messagesEl.querySelector('.recursa-empty')?.detach();
-    const run = new RunView(this.messagesEl, this.app, this, request, context);
-    const retry = (): void => void this.runRequest(request, context);
-    this.scrollToEnd();
+    const paths = attached.map((note) => (note.kind === 'folder' ? `${note.path}/` : note.path));
+    const run: RunView = new RunView(this.messagesEl, this.app, this, request, paths, this.replyActions(() => run.reply, request));
+    const actions = this.errorActions(() => void this.runRequest(request, attached));
+    this.scroll.toEnd();
     const agent = this.host.agent();
     if (agent === null) {
-      run.fail('Recursa is still opening this vault. Try again in a moment.', retry);
+      run.fail('Recursa is still opening this vault. Try again in a moment.', actions);
       return;
     }
     const controller = new AbortController();
     this.running = { controller, run };
-    this.showBusy();
+    this.composer.setBusy(true);
+    // Reads are recorded from the agent's first step: what it reads to build its prompt is not a source.
+    const reads: { stop: (() => string[]) | null } = { stop: null };
+    const review = this.host.reviewMode() ? this.host.review() : null;
     try {
-      const text = context === null ? request : `The user is asking about the note "${context}".\n\n${request}`;
-      const { conversation, outcome } = await agent.ask(text, {
+      const context = pickedContext(attached, await this.readPicked(attached));
+      const { conversation, outcome } = await agent.ask(request, {
         conversationId: this.conversationId,
         signal: controller.signal,
+        context,
+        deferCommit: review !== null,
         onEvent: (event) => {
+          if (event.type === 'code' && reads.stop === null) reads.stop = this.host.recordReads();
           run.onEvent(event);
           if (event.type === 'usage') this.showUsage(event.turns, event.tokens, event.memCalls);
-          this.scrollToEnd();
+          this.scroll.update();
         },
       });
+      // The attached notes went to the model with the request: they are sources too.
+      const read = [...new Set([...attached.filter((note) => note.kind === 'note').map((note) => note.path), ...(reads.stop?.() ?? [])])].sort();
       this.conversationId = conversation.id;
-      await run.finish(outcome, retry);
+      await run.finish(outcome, actions);
+      const reply = run.replyElement;
+      if (reply !== null) this.scroll.reveal(reply);
       // The run is over: Send is back while its changes (a git diff away) are still being shown.
       this.settle(run);
-      if (outcome.commits.length > 0) await this.showChanges(run, outcome);
+      const pending = review === null ? [] : (outcome.pending ?? []);
+      const changed = [...(outcome.commits.length > 0 ? await this.showChanges(run, outcome) : []), ...pending];
+      if (outcome.state === 'completed') run.showSources(read, changed);
+      if (review !== null && pending.length > 0) await this.startReview(run, review, outcome.runId, request, pending);
     } catch (error) {
-      run.fail(`The request failed: ${error instanceof Error ? error.message : String(error)}`, retry);
+      run.fail(`The request failed: ${error instanceof Error ? error.message : String(error)}`, actions);
     } finally {
+      reads.stop?.();
       this.settle(run);
-      this.scrollToEnd();
+      this.scroll.update();
     }
+  }
+
+  /** The text of the attached notes (folders are sent by path only). */
+  private async readPicked(attached: readonly PickedNote[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    for (const note of attached) {
+      const file = this.app.vault.getAbstractFileByPath(note.path);
+      if (file instanceof TFile) texts.set(note.path, await this.app.vault.cachedRead(file));
+    }
+    return texts;
   }
 
   /** Ends `run` as the one in progress (if it still is), and brings back the Send button. */
   private settle(run: RunView): void {
     if (this.running?.run !== run) return;
     this.running = null;
-    this.showIdle();
+    this.composer.setBusy(false);
   }
 
-  private async showChanges(run: RunView, outcome: AgentOutcome): Promise<void> {
+  private errorActions(retry: () => void): ErrorActions {
+    return { retry, openSettings: () => this.host.openSettings(), newChat: () => this.newChat() };
+  }
+
+  /** Copy, Insert at the cursor, Save as note, for a reply (`reply` gives its Markdown once it is there). */
+  private replyActions(reply: () => string | null, request: string): ReplyActions {
+    return {
+      copy: () => {
+        const text = reply();
+        if (text === null) return;
+        navigator.clipboard.writeText(text).then(
+          () => new Notice('Reply copied as Markdown.'),
+          () => new Notice('The reply could not be copied: the clipboard is not available.'),
+        );
+      },
+      insert: () => {
+        const text = reply();
+        if (text === null) return;
+        const view = this.app.workspace.getMostRecentLeaf()?.view;
+        if (!(view instanceof MarkdownView) || view.file === null) {
+          new Notice('Open a note first to insert the reply into it.');
+          return;
+        }
+        view.editor.replaceSelection(text);
+        new Notice(`Reply inserted into ${view.file.basename}.`);
+      },
+      save: () => {
+        const text = reply();
+        if (text !== null) void this.saveReply(text, request);
+      },
+    };
+  }
+
+  private async saveReply(reply: string, request: string): Promise<void> {
+    const exists = (path: string): boolean => this.app.vault.getAbstractFileByPath(path) !== null;
+    const path = noteNameFor(request, exists);
+    try {
+      await this.app.vault.create(path, reply.endsWith('\n') ? reply : `${reply}\n`);
+      await this.app.workspace.openLinkText(path, '', false);
+      new Notice(`Reply saved as ${path}.`);
+    } catch (error) {
+      new Notice(`The reply could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Keeps the run's changes uncommitted and shows them for Keep or Undo, under the run. */
+  private async startReview(run: RunView, deps: ReviewDeps, runId: string, request: string, paths: readonly string[]): Promise<void> {
+    try {
+      const session = await ReviewSession.start(deps, runId, request, paths);
+      this.review = session;
+      this.drawReview(run.addBlock('recursa-review-slot'), session);
+    } catch (error) {
+      new Notice(`Recursa: the changes could not be prepared for review; they are in the vault, uncommitted. ${error instanceof Error ? error.message : String(error)}`, 10_000);
+    }
+  }
+
+  /** A review from before (a restart, another conversation), above the conversation. */
+  private showPendingReview(session: ReviewSession): void {
+    this.messagesEl.querySelector('.recursa-empty')?.detach();
+    const block = this.messagesEl.createDiv({ cls: 'recursa-run recursa-pending-review', attr: { role: 'group', 'aria-label': 'Changes waiting for review' } });
+    this.messagesEl.prepend(block);
+    block.createDiv({ cls: 'recursa-review-request', text: `Waiting for your review, from the request "${session.record.request}".` });
+    this.drawReview(block, session);
+  }
+
+  private drawReview(parent: HTMLElement, session: ReviewSession): void {
+    renderReview(
+      parent,
+      session,
+      (result: ReviewResult) => {
+        if (this.review === session) this.review = null;
+        this.composer.hint('');
+        new Notice(result.commit === null ? 'Recursa: the changes were undone.' : 'Recursa: the kept changes were saved to the history.');
+      },
+      (error: unknown) => new Notice(`Recursa: the review step did not work. ${error instanceof Error ? error.message : String(error)}`, 10_000),
+    );
+    this.scroll.update();
+  }
+
+  private async toggleReviewMode(): Promise<void> {
+    await this.host.setReviewMode(!this.host.reviewMode());
+    this.showReviewMode();
+    new Notice(this.host.reviewMode() ? 'Recursa: changes now wait for your review before they are saved.' : 'Recursa: changes are now saved to the history at once.');
+  }
+
+  private showReviewMode(): void {
+    const on = this.host.reviewMode();
+    this.reviewToggle.setAttr('aria-pressed', on);
+    this.reviewToggle.setAttr('aria-label', on ? 'Review changes before saving: on' : 'Review changes before saving: off');
+    this.reviewToggle.toggleClass('is-active', on);
+  }
+
+  /** Shows the files the run's commits changed; returns them. */
+  private async showChanges(run: RunView, outcome: AgentOutcome): Promise<string[]> {
     const git = this.host.git();
-    if (git === null) return;
+    if (git === null) return [];
     const commits = outcome.commits;
     const files = await filesOfCommits(git, commits);
     run.showChanges({
@@ -219,6 +357,7 @@ export class ChatView extends ItemView {
         }
       },
     });
+    return files;
   }
 
   private showConversations(): void {
@@ -227,48 +366,36 @@ export class ChatView extends ItemView {
       new Notice('Recursa is still opening this vault.');
       return;
     }
-    new ConversationsModal(this.app, async () => (await store.list()).conversations, (id) => void this.resume(id)).open();
-  }
-
-  private onInputKey(evt: KeyboardEvent): void {
-    if (evt.key === 'Enter' && !evt.shiftKey && !evt.isComposing) {
-      evt.preventDefault();
-      void this.send();
-    } else if (evt.key === 'ArrowUp' && this.inputEl.value === '' && this.lastRequest !== '') {
-      evt.preventDefault();
-      this.inputEl.value = this.lastRequest;
-    }
-  }
-
-  private showBusy(): void {
-    this.actionButton.empty();
-    setIcon(this.actionButton, 'square');
-    this.actionButton.setAttr('aria-label', 'Stop');
-    this.actionButton.removeClass('mod-cta');
-    this.actionButton.addClass('mod-warning');
-  }
-
-  private showIdle(): void {
-    this.actionButton.empty();
-    setIcon(this.actionButton, 'arrow-up');
-    this.actionButton.setAttr('aria-label', 'Send');
-    this.actionButton.removeClass('mod-warning');
-    this.actionButton.addClass('mod-cta');
+    new ConversationsModal(this.app, {
+      load: async () => (await store.list()).conversations,
+      open: (id) => void this.resume(id),
+      rename: async (id, title) => {
+        const conversation = await store.load(id);
+        if (conversation !== null) await store.save({ ...conversation, title });
+      },
+      remove: async (id) => {
+        await store.remove(id);
+        if (id === this.conversationId) this.newChat();
+      },
+    }).open();
   }
 
   private showUsage(turns: number, tokens: number, memCalls: number): void {
     const formatted = tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
-    this.usageEl.setText(`${turns} ${turns === 1 ? 'turn' : 'turns'} · ${formatted} tokens · ${memCalls} mem ${memCalls === 1 ? 'call' : 'calls'}`);
+    this.usageEl.setText(`${turns} ${turns === 1 ? 'step' : 'steps'} · ${formatted} tokens · ${memCalls} ${memCalls === 1 ? 'vault call' : 'vault calls'}`);
   }
 
   private showEmptyState(): void {
-    const empty = this.messagesEl.createDiv('recursa-empty');
-    setIcon(empty.createDiv('recursa-empty-icon'), 'bot');
-    empty.createDiv({ cls: 'recursa-empty-title', text: 'Ask Recursa about your notes' });
-    empty.createDiv({ cls: 'recursa-empty-text', text: 'It reads and edits the vault for you. Every change is a git commit you can look at and revert.' });
+    renderEmptyState(this.messagesEl, this.app, {
+      model: this.host.modelLabel(),
+      openSettings: () => this.host.openSettings(),
+      start: (prompt) => this.start(prompt),
+    });
   }
 
-  private scrollToEnd(): void {
-    this.messagesEl.scrollTop = this.messagesEl.scrollHeight;
+  /** A starter prompt: attach its note and send it. */
+  private start(prompt: StarterPrompt): void {
+    if (prompt.attach !== null) this.composer.attach(prompt.attach);
+    void this.send(prompt.text);
   }
 }

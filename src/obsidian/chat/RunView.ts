@@ -3,26 +3,23 @@ import type { AgentEvent, AgentOutcome, RunState } from '../../core/agent/runAge
 import type { RunResult } from '../../core/sandbox/protocol';
 import { fenceCode } from './neutralizeMarkdown';
 import { renderModelMarkdown } from './renderModelMarkdown';
+import { renderChanges, renderError, renderReplyActions, renderSources, type ErrorActions, type ReplyActions, type RunChangeActions } from './runRows';
+
+export type { RunChangeActions } from './runRows';
 
 const STATUS_TEXT: Partial<Record<RunState, string>> = {
   accepted: 'Starting…',
   thinking: 'Thinking…',
-  acting: 'Running code…',
+  acting: 'Working in your notes…',
   committing: 'Saving the changes to history…',
   replying: 'Writing the reply…',
 };
 
-/** What a run's "changes" row can do; given once the run's commits are known. */
-export interface RunChangeActions {
-  files: string[];
-  showDiff: (path: string) => void;
-  revert: () => Promise<boolean>;
-}
-
 /**
- * One exchange in the chat: the request, a live status line (the model's `<think>` text), each code
- * block the agent ran (collapsed; highlighted code and its result or error), the reply, the files
- * the run changed with their diffs and a Revert, and any error with a Retry.
+ * One exchange in the chat: the request (with the notes attached to it), a live status line (the
+ * model's `<think>` text), each step the agent took (collapsed: its code and result), the reply
+ * with Copy / Insert / Save, its sources, the files it changed with their diffs and a Revert, and
+ * any error with the action that fixes it.
  */
 export class RunView {
   readonly el: HTMLElement;
@@ -31,7 +28,10 @@ export class RunView {
   private readonly stepsEl: HTMLElement;
   private readonly codeBlocks = new Map<string, HTMLDetailsElement>();
   private readonly phaseEl: HTMLElement;
+  private readonly tailEl: HTMLElement;
   private replyEl: HTMLElement | null = null;
+  /** The reply's Markdown as the model wrote it (what Copy copies). */
+  reply: string | null = null;
   private finished = false;
   private phase = 'Starting…';
   private think: string | null = null;
@@ -41,17 +41,27 @@ export class RunView {
     private readonly app: App,
     private readonly component: Component,
     request: string,
-    context: string | null,
+    attached: readonly string[],
+    private readonly replyActions: ReplyActions | null = null,
   ) {
     this.el = parent.createDiv({ cls: 'recursa-run', attr: { role: 'group', 'aria-label': 'Exchange' } });
     const bubble = this.el.createDiv({ cls: 'recursa-message recursa-message-user' });
-    if (context !== null) bubble.createDiv({ cls: 'recursa-context-chip', text: context });
+    if (attached.length > 0) {
+      const chips = bubble.createDiv({ cls: 'recursa-message-context', attr: { 'aria-label': 'Attached notes' } });
+      for (const path of attached) chips.createSpan({ cls: 'recursa-context-chip', text: path.replace(/\.md$/, ''), attr: { title: path } });
+    }
     bubble.createDiv({ cls: 'recursa-message-text', text: request });
     this.stepsEl = this.el.createDiv('recursa-steps');
     this.statusEl = this.el.createDiv({ cls: 'recursa-status', attr: { role: 'status', 'aria-live': 'polite' } });
     setIcon(this.statusEl.createSpan('recursa-status-icon'), 'loader-2');
     this.statusTextEl = this.statusEl.createSpan({ cls: 'recursa-status-text', text: this.phase });
     this.phaseEl = this.statusEl.createSpan('recursa-status-phase');
+    this.tailEl = this.el.createDiv('recursa-run-tail');
+  }
+
+  /** The rendered reply, once there is one. */
+  get replyElement(): HTMLElement | null {
+    return this.replyEl;
   }
 
   /** Shows one event of the running agent. */
@@ -87,15 +97,14 @@ export class RunView {
     this.showStatus();
   }
 
-  /** The model's think text when there is one, with the phase beside it; else the phase. */
   private showStatus(): void {
     this.statusTextEl.setText(this.think ?? this.phase);
     this.phaseEl.setText(this.think === null ? '' : this.phase);
     this.statusEl.toggleClass('is-thinking', this.think !== null);
   }
 
-  /** The run ended: hide the status; show the reply or the error with a Retry. */
-  async finish(outcome: AgentOutcome, retry: () => void): Promise<void> {
+  /** The run ended: hide the status; show the reply or the error. */
+  async finish(outcome: AgentOutcome, actions: ErrorActions): Promise<void> {
     this.finished = true;
     this.statusEl.detach();
     if (outcome.state === 'completed' && outcome.reply !== null) {
@@ -103,61 +112,53 @@ export class RunView {
       return;
     }
     const message = outcome.state === 'cancelled' ? 'Stopped.' : (outcome.error ?? 'The run did not finish.');
-    this.showError(message, retry, outcome.state === 'cancelled');
+    this.showError(message, actions, outcome.state === 'cancelled');
   }
 
   /** The run could not start or failed outside the agent. */
-  fail(message: string, retry: () => void): void {
+  fail(message: string, actions: ErrorActions): void {
     this.finished = true;
     this.statusEl.detach();
-    this.showError(message, retry, false);
+    this.showError(message, actions, false);
   }
 
-  /** A past run of a resumed conversation: code and reply as they were, without results. */
+  /** A past run of a resumed conversation: its steps and reply as they were, without results. */
   async showPast(code: readonly string[], reply: string | null): Promise<void> {
     this.finished = true;
     this.statusEl.detach();
     for (const [index, block] of code.entries()) {
       const details = this.addCode(0, index, block);
-      details.querySelector('.recursa-code-summary-text')?.setText('Code');
+      details.querySelector('.recursa-code-summary-text')?.setText('Worked in your notes');
       details.removeClass('is-running');
     }
     if (reply !== null) await this.showReply(reply);
   }
 
+  /** The notes the run read and changed, under the reply. */
+  showSources(read: readonly string[], changed: readonly string[]): void {
+    const row = renderSources(this.tailEl, this.app, { read, changed });
+    if (row !== null) this.tailEl.prepend(row);
+  }
+
   /** The "changes" row: the files the run changed (each opens its diff) and a Revert button. */
   showChanges(actions: RunChangeActions): void {
-    if (actions.files.length === 0) return;
-    const row = this.el.createDiv({ cls: 'recursa-changes', attr: { role: 'group', 'aria-label': 'Changes made by this run' } });
-    const label = row.createSpan('recursa-changes-label');
-    setIcon(label.createSpan('recursa-changes-icon'), 'git-commit');
-    label.createSpan({ text: actions.files.length === 1 ? 'Changed 1 file' : `Changed ${actions.files.length} files` });
-    const files = row.createDiv('recursa-changes-files');
-    for (const path of actions.files) {
-      const button = files.createEl('button', { cls: 'recursa-file-chip', text: path, attr: { 'aria-label': `Show the changes to ${path}` } });
-      button.addEventListener('click', () => actions.showDiff(path));
-    }
-    const revert = row.createEl('button', { cls: 'recursa-revert-button', attr: { 'aria-label': 'Revert the changes of this run' } });
-    setIcon(revert, 'undo-2');
-    revert.createSpan({ text: 'Revert' });
-    revert.addEventListener('click', () => {
-      revert.disabled = true;
-      void actions.revert().then((reverted) => {
-        if (reverted) {
-          row.addClass('is-reverted');
-          revert.empty();
-          revert.createSpan({ text: 'Reverted' });
-        } else revert.disabled = false;
-      });
-    });
+    if (actions.files.length > 0) renderChanges(this.tailEl, actions);
+  }
+
+  /** A place under the reply for a block of the chat's own (the review of the run's changes). */
+  addBlock(cls: string): HTMLElement {
+    return this.tailEl.createDiv(cls);
   }
 
   private addCode(turn: number, index: number, code: string): HTMLDetailsElement {
     const details = this.stepsEl.createEl('details', { cls: 'recursa-code is-running' });
-    const summary = details.createEl('summary', { cls: 'recursa-code-summary' });
+    const summary = details.createEl('summary', { cls: 'recursa-code-summary', attr: { 'aria-label': 'A step of the agent; show its code and result' } });
+    setIcon(summary.createSpan('recursa-code-chevron'), 'chevron-right');
     setIcon(summary.createSpan('recursa-code-icon'), 'code');
-    summary.createSpan({ cls: 'recursa-code-summary-text', text: 'Running code…' });
+    summary.createSpan({ cls: 'recursa-code-summary-text', text: 'Working in your notes…' });
+    summary.createSpan({ cls: 'recursa-code-more', text: 'Details' });
     const body = details.createDiv('recursa-code-body');
+    body.createDiv({ cls: 'recursa-code-heading', text: 'Code' });
     void renderModelMarkdown(this.app, fenceCode(code, 'ts'), body.createDiv('recursa-code-source markdown-rendered'), '', this.component);
     this.codeBlocks.set(`${turn}:${index}`, details);
     return details;
@@ -167,13 +168,15 @@ export class RunView {
     const details = this.codeBlocks.get(`${turn}:${index}`);
     if (details === undefined) return;
     details.removeClass('is-running');
-    details.toggleClass('is-error', !result.ok);
+    // A step that failed is part of the work (the model reads the error and goes on), not an alarm.
+    details.toggleClass('is-retried', !result.ok);
     const summary = details.querySelector('.recursa-code-summary-text');
-    const calls = `${result.memCalls} mem ${result.memCalls === 1 ? 'call' : 'calls'}`;
-    summary?.setText(result.ok ? `Ran code · ${calls} · ${result.durationMs} ms` : `Code failed: ${result.error?.message ?? 'error'}`);
+    const steps = `${result.memCalls} ${result.memCalls === 1 ? 'vault call' : 'vault calls'}`;
+    summary?.setText(result.ok ? `Worked in your notes · ${steps}` : `A step did not work: ${result.error?.message ?? 'error'}`);
     const body = details.querySelector('.recursa-code-body');
     if (!(body instanceof HTMLElement)) return;
-    const output = body.createDiv(`recursa-code-result${result.ok ? '' : ' recursa-error'}`);
+    body.createDiv({ cls: 'recursa-code-heading', text: result.ok ? 'Result' : 'What went wrong' });
+    const output = body.createDiv('recursa-code-result');
     if (!result.ok && result.error !== null) {
       const where = result.error.line === undefined ? '' : ` (line ${result.error.line})`;
       output.createDiv({ text: `${result.error.name ?? result.error.code}${where}: ${result.error.message}` });
@@ -185,23 +188,24 @@ export class RunView {
 
   private async showReply(text: string): Promise<void> {
     this.replyEl?.detach();
-    const reply = this.el.createDiv({ cls: 'recursa-message recursa-message-agent markdown-rendered' });
-    this.replyEl = reply;
-    const changes = this.el.querySelector('.recursa-changes');
-    if (changes !== null) this.el.insertBefore(reply, changes);
+    this.reply = text;
+    const wrap = this.el.createDiv('recursa-reply');
+    this.el.insertBefore(wrap, this.tailEl);
+    this.replyEl = wrap;
+    const reply = wrap.createDiv({ cls: 'recursa-message recursa-message-agent markdown-rendered' });
     await renderModelMarkdown(this.app, text, reply, '', this.component);
+    if (this.replyActions !== null) renderReplyActions(wrap, this.replyActions);
   }
 
-  private showError(message: string, retry: () => void, quiet: boolean): void {
-    const row = this.el.createDiv({ cls: `recursa-run-error${quiet ? ' is-quiet' : ''}`, attr: { role: 'alert' } });
-    if (!quiet) setIcon(row.createSpan('recursa-error-icon'), 'alert-triangle');
-    row.createSpan({ cls: 'recursa-run-error-text', text: message });
-    const button = row.createEl('button', { cls: 'recursa-retry-button', text: 'Retry', attr: { 'aria-label': 'Retry this request' } });
-    button.addEventListener('click', () => {
-      // The retry shows the request again; this exchange stays only for the changes it made.
-      if (this.el.querySelector('.recursa-changes') === null) this.el.detach();
-      else row.detach();
-      retry();
+  private showError(message: string, actions: ErrorActions, quiet: boolean): void {
+    const row = renderError(this.tailEl, message, quiet, {
+      ...actions,
+      retry: () => {
+        // The retry shows the request again; this exchange stays only for the changes it made.
+        if (this.el.querySelector('.recursa-changes, .recursa-review') === null) this.el.detach();
+        else row.detach();
+        actions.retry();
+      },
     });
   }
 }

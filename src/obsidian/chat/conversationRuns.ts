@@ -1,9 +1,14 @@
 import type { ChatMessage } from '../../core/llm/types';
 import { correctionMessage, parseResponse } from '../../core/agent/protocolParser';
+import { contextOf, requestOf } from '../../core/agent/requestContext';
+import { attachedPaths } from './pickedNotes';
 
 /** One past exchange of a saved conversation, as the chat shows it again. */
 export interface PastRun {
+  /** What the user typed (without the notes' text that went with it). */
   request: string;
+  /** The notes and folders the user attached (folders end with `/`). */
+  attached: string[];
   /** The code the model ran, in order. */
   code: string[];
   /** The last think text. */
@@ -22,7 +27,8 @@ export function conversationRuns(messages: readonly ChatMessage[]): PastRun[] {
   for (const message of messages) {
     if (message.role === 'user') {
       if (current !== null && isFeedback(message.content)) continue;
-      current = { request: message.content, code: [], think: null, reply: null };
+      const context = contextOf(message.content);
+      current = { request: requestOf(message.content), attached: context === null ? [] : attachedPaths(context), code: [], think: null, reply: null };
       runs.push(current);
       continue;
     }

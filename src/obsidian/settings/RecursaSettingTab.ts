@@ -1,7 +1,10 @@
-import { PluginSettingTab, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem, type TextComponent } from 'obsidian';
+import { PluginSettingTab, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from 'obsidian';
 import { testConnection, type ConnectionResult } from '../../core/llm/testConnection';
 import type { HttpTransport } from '../../core/ports/http';
 import { createObsidianHttpTransport } from '../obsidianHttpTransport';
+import { mcpSettingRows, type McpRowsServer } from './mcpSettingRows';
+import { markInvalid, type SettingRow, type SettingSection } from './settingRow';
+import { syncSettingRows } from './syncSettingRows';
 import {
   NUMBER_LIMITS,
   PROVIDER_PRESET_IDS,
@@ -27,19 +30,10 @@ export interface SettingsHost {
   save(next: RecursaSettings): Promise<void>;
   /** The transport for the connection test. Default: Obsidian's. */
   transport?: () => HttpTransport;
-}
-
-/** One row of the tab: its name and description, and what it puts on the `Setting` it is given. */
-interface SettingRow {
-  name: string;
-  desc: string;
-  /** Adds the row's control; what it returns is ignored. */
-  render: (setting: Setting) => unknown;
-}
-
-interface SettingSection {
-  heading: string;
-  rows: SettingRow[];
+  /** The MCP server inside Obsidian; absent on mobile, where the section is not shown. */
+  mcp?: McpRowsServer;
+  /** Starts a sync with the git remote now (the "Sync now" button). */
+  syncNow?: () => void;
 }
 
 /**
@@ -106,10 +100,13 @@ export class RecursaSettingTab extends PluginSettingTab {
   private sections(): SettingSection[] {
     return [
       { heading: 'Model', rows: this.modelRows() },
-      { heading: 'Limits of one request', rows: this.budgetRows() },
       { heading: 'Vault', rows: this.vaultRows() },
       { heading: 'History', rows: this.gitRows() },
       { heading: 'Memory', rows: this.memoryRows() },
+      { heading: 'Sync', rows: syncSettingRows({ app: this.app, settings: () => this.settings, change: (next) => this.change(next), ...(this.host.syncNow === undefined ? {} : { syncNow: this.host.syncNow }) }) },
+      ...(this.host.mcp === undefined ? [] : [{ heading: 'MCP server', rows: mcpSettingRows({ settings: () => this.settings, change: (next) => this.change(next), server: this.host.mcp }) }]),
+      // The numeric limits: rarely changed, so last and under one heading.
+      { heading: 'Advanced', rows: [...this.budgetRows(), ...this.memoryLimitRows()] },
     ];
   }
 
@@ -142,7 +139,7 @@ export class RecursaSettingTab extends PluginSettingTab {
               .setValue(config.baseUrl)
               .onChange(async (value) => {
                 const url = readBaseUrl(value);
-                this.markInvalid(setting, text, url === null ? 'Enter an address that starts with http:// or https://, without a password in it.' : null);
+                markInvalid(setting, text, url === null ? 'Enter an address that starts with http:// or https://, without a password in it.' : null);
                 if (url === null) return;
                 setting.setDesc(`The address of the API. Default: ${preset.baseUrl}`);
                 await this.change(updateCurrentProvider(this.settings, { baseUrl: url }));
@@ -153,12 +150,19 @@ export class RecursaSettingTab extends PluginSettingTab {
         name: 'Model name',
         desc: preset.model === '' ? 'As the server names it.' : `As the provider names it, for example ${preset.model}.`,
         render: (setting) =>
-          setting.addText((text) =>
-            text
-              .setPlaceholder(preset.model)
-              .setValue(config.model)
-              .onChange(async (value) => this.change(updateCurrentProvider(this.settings, { model: value.trim() }))),
-          ),
+          setting
+            .addText((text) =>
+              text
+                .setPlaceholder(preset.model)
+                .setValue(config.model)
+                .onChange(async (value) => this.change(updateCurrentProvider(this.settings, { model: value.trim() }))),
+            )
+            .addExtraButton((button) =>
+              button
+                .setIcon('rotate-ccw')
+                .setTooltip('Restore the provider\'s default address and model')
+                .onClick(async () => this.change(resetCurrentProvider(this.settings), true)),
+            ),
       },
       {
         name: 'API key',
@@ -203,12 +207,6 @@ export class RecursaSettingTab extends PluginSettingTab {
                 setting.setDesc(this.describeTest());
                 setting.descEl.toggleClass('recursa-setting-error', this.lastTest !== null && !this.lastTest.ok);
               }),
-            )
-            .addExtraButton((button) =>
-              button
-                .setIcon('rotate-ccw')
-                .setTooltip('Restore the provider\'s default address and model')
-                .onClick(async () => this.change(resetCurrentProvider(this.settings), true)),
             );
         },
       },
@@ -228,13 +226,6 @@ export class RecursaSettingTab extends PluginSettingTab {
     if (result === null) return 'Sends one short request to check the address, the model and the key.';
     if (result.ok) return `Connected. ${result.model} answered in ${(result.elapsedMs / 1000).toFixed(1)} s.`;
     return result.message;
-  }
-
-  private markInvalid(setting: Setting, text: TextComponent, message: string | null): void {
-    text.inputEl.toggleClass('recursa-setting-invalid', message !== null);
-    text.inputEl.setAttr('aria-invalid', message !== null);
-    setting.descEl.toggleClass('recursa-setting-error', message !== null);
-    if (message !== null) setting.setDesc(message);
   }
 
   private budgetRows(): SettingRow[] {
@@ -321,6 +312,11 @@ export class RecursaSettingTab extends PluginSettingTab {
     return [
       { name: 'Author name', desc: 'The name on the agent\'s commits.', render: author('name') },
       { name: 'Author email', desc: 'The email address on the agent\'s commits.', render: author('email') },
+      {
+        name: 'Review changes before saving',
+        desc: 'Show what each request changed, file by file, to keep or undo before it is committed. The chat\'s header has the same switch.',
+        render: (setting) => setting.addToggle((toggle) => toggle.setValue(this.settings.reviewChanges).onChange(async (value) => this.change({ ...this.settings, reviewChanges: value }))),
+      },
     ];
   }
 
@@ -337,7 +333,6 @@ export class RecursaSettingTab extends PluginSettingTab {
             }),
           ),
       },
-      this.numberRow('Memory in the prompt', 'Tokens of remembered notes placed in a new conversation.', 'memoryPromptTokens', field('memoryPromptTokens')),
       {
         name: 'Working memory note',
         desc: 'The note that holds the agent\'s working memory.',
@@ -349,6 +344,12 @@ export class RecursaSettingTab extends PluginSettingTab {
             }),
           ),
       },
+    ];
+  }
+
+  private memoryLimitRows(): SettingRow[] {
+    return [
+      this.numberRow('Memory in the prompt', 'Tokens of remembered notes placed in a new conversation.', 'memoryPromptTokens', field('memoryPromptTokens')),
       this.numberRow('Working memory size', 'Most characters the working memory may hold.', 'workingMemoryCharLimit', field('workingMemoryCharLimit')),
       this.numberRow('Items per entry', 'Most items directly under one entry of the working memory.', 'workingMemoryChildLimit', field('workingMemoryChildLimit')),
       this.numberRow('Action log size', 'Entries kept in the log of actions.', 'actionLogSize', field('actionLogSize')),
@@ -373,7 +374,7 @@ export class RecursaSettingTab extends PluginSettingTab {
           text.setValue(String(Math.round(access.read(this.settings) / scale))).onChange(async (value) => {
             const parsed = Number(value) * scale;
             const valid = value.trim() !== '' && Number.isFinite(parsed) && parsed >= limits.min && parsed <= limits.max;
-            this.markInvalid(setting, text, valid ? null : `Enter a number. ${range}`);
+            markInvalid(setting, text, valid ? null : `Enter a number. ${range}`);
             if (!valid) return;
             setting.setDesc(`${desc} ${range}`);
             await this.change(access.write(this.settings, readNumber(parsed, key, access.read(this.settings))));

@@ -67,6 +67,12 @@ Object.assign(Element.prototype, {
     if (value === null) this.removeAttribute(name);
     else this.setAttribute(name, String(value));
   },
+  setAttrs(this: Element, attrs: Record<string, string | number | boolean | null>) {
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === null) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    }
+  },
 });
 Object.assign(HTMLElement.prototype, {
   // Obsidian hides with `display: none`; the `hidden` property is the same for a test page.

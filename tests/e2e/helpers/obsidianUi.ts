@@ -305,16 +305,37 @@ export class Modal {
   onClose(): void {}
 }
 
-/** A leaf's view: `contentEl` inside `containerEl`, as Obsidian lays it out. */
+/** Obsidian's `setIcon`, as far as this page needs it: an `svg.svg-icon.lucide-NAME` (a circle) as the element's icon. */
+export function setIcon(parent: HTMLElement, icon: string): void {
+  parent.querySelector(':scope > svg.svg-icon')?.remove();
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  for (const [name, value] of Object.entries({ class: `svg-icon lucide-${icon}`, width: '16', height: '16', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2' })) svg.setAttribute(name, value);
+  const circle = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+  for (const [name, value] of Object.entries({ cx: '12', cy: '12', r: '9' })) circle.setAttribute(name, value);
+  svg.appendChild(circle);
+  parent.prepend(svg);
+}
+
+/** A leaf's view: a header with the view's actions, and `contentEl`, as Obsidian lays it out. */
 export abstract class ItemView {
   containerEl: HTMLElement;
   contentEl: HTMLElement;
   app: TestApp;
+  private readonly actionsEl: HTMLElement;
   constructor(readonly leaf: { app: TestApp; containerEl: HTMLElement }) {
     this.app = leaf.app;
     this.containerEl = leaf.containerEl.createDiv({ cls: 'workspace-leaf-content' });
-    this.containerEl.createDiv({ cls: 'view-header' });
+    this.actionsEl = this.containerEl.createDiv({ cls: 'view-header' }).createDiv({ cls: 'view-actions' });
     this.contentEl = this.containerEl.createDiv({ cls: 'view-content' });
+  }
+  addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+    const action = this.actionsEl.createEl('a', { cls: 'clickable-icon view-action', attr: { 'aria-label': title, role: 'button', tabindex: 0 } });
+    setIcon(action, icon);
+    action.addEventListener('click', (evt) => void callback(evt));
+    return action;
+  }
+  registerDomEvent<K extends keyof HTMLElementEventMap>(el: HTMLElement, type: K, callback: (evt: HTMLElementEventMap[K]) => unknown): void {
+    el.addEventListener(type, callback);
   }
   abstract getViewType(): string;
   abstract getDisplayText(): string;

@@ -29,6 +29,30 @@ export class Commands {
 }
 
 /**
+ * Test-only: Obsidian's settings window, as far as a plugin reaches into it (`open`, `openTabById`,
+ * which every Obsidian has but its typings do not). It records what was opened instead of drawing.
+ */
+export class SettingWindow {
+  readonly pluginTabs: PluginSettingTab[] = [];
+  /** The tab `openTabById` was last given while the window was open; null while it is closed. */
+  openedTab: string | null = null;
+  private isOpen = false;
+
+  open(): void {
+    this.isOpen = true;
+  }
+
+  openTabById(id: string): void {
+    if (this.isOpen) this.openedTab = id;
+  }
+
+  close(): void {
+    this.isOpen = false;
+    this.openedTab = null;
+  }
+}
+
+/**
  * Obsidian's `App`, with the parts the plugin uses. The workspace (which needs a DOM) is made on
  * first use, so vault-only tests run in Node.
  */
@@ -37,8 +61,8 @@ export class App implements Pick<Obsidian.App, 'vault' | 'isDarkMode'> {
   readonly secretStorage = new SecretStorage();
   /** Test-only: Obsidian's command registry. */
   readonly commands = new Commands();
-  /** Test-only: the settings window's plugin tabs. */
-  readonly setting: { pluginTabs: PluginSettingTab[] } = { pluginTabs: [] };
+  /** Test-only: the settings window (its plugin tabs, and which tab was last opened). */
+  readonly setting = new SettingWindow();
   private workspaceInstance: Workspace | null = null;
 
   constructor(readonly vault: Vault) {

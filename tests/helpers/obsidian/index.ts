@@ -16,6 +16,7 @@ export { FileManager } from './fileManager';
 export { TAbstractFile, TFile, TFolder } from './files';
 export { setIcon, setTooltip } from './icons';
 export { MarkdownRenderer } from './markdown';
+export { Editor, MarkdownView } from './markdownView';
 export { Modal, Scope } from './modal';
 export { Notice } from './notice';
 export { normalizePath } from './paths';
@@ -37,6 +38,7 @@ export {
   ToggleComponent,
   ValueComponent,
 } from './setting';
+export { FuzzySuggestModal, prepareFuzzySearch, SuggestModal } from './suggest';
 export { Vault } from './vault';
 export { ItemView, View } from './view';
 export { Workspace, WorkspaceLeaf } from './workspace';

@@ -30,6 +30,11 @@ export class Scope implements Obsidian.Scope {
   }
 }
 
+/** The open modals, the top one last: as in Obsidian's keymap, only the top one gets keys. */
+const openModals: Modal[] = [];
+/** Keys a modal already took (closing it makes the one below the top while the key still travels). */
+const takenKeys = new WeakSet<KeyboardEvent>();
+
 /**
  * Obsidian's `Modal`: `open` puts `.modal-container` (a dimmed backdrop and the `.modal` with a
  * close button, `titleEl` and `contentEl`) on the body and calls `onOpen`; Escape, the close button
@@ -46,6 +51,8 @@ export class Modal implements Pick<Obsidian.Modal, 'scope' | 'containerEl' | 'mo
   private closeCallback: (() => unknown) | null = null;
   private opened = false;
   private readonly onKey = (evt: KeyboardEvent): void => {
+    if (openModals.at(-1) !== this || takenKeys.has(evt)) return;
+    takenKeys.add(evt);
     if (evt.key === 'Escape') {
       evt.preventDefault();
       this.close();
@@ -71,6 +78,7 @@ export class Modal implements Pick<Obsidian.Modal, 'scope' | 'containerEl' | 'mo
   open(): void {
     if (this.opened) return;
     this.opened = true;
+    openModals.push(this);
     document.body.appendChild(this.containerEl);
     document.addEventListener('keydown', this.onKey, true);
     void this.onOpen();
@@ -83,6 +91,7 @@ export class Modal implements Pick<Obsidian.Modal, 'scope' | 'containerEl' | 'mo
   close(): void {
     if (!this.opened) return;
     this.opened = false;
+    openModals.splice(openModals.indexOf(this), 1);
     document.removeEventListener('keydown', this.onKey, true);
     this.containerEl.detach();
     this.onClose();

@@ -2,6 +2,7 @@ import type * as Obsidian from 'obsidian';
 import type { App } from './app';
 import { Events, type EventRef } from './events';
 import { TFile } from './files';
+import { MarkdownView } from './markdownView';
 import type { View } from './view';
 
 /** Creates the view for a leaf; what `Plugin.registerView` registers. */
@@ -79,7 +80,7 @@ export class WorkspaceLeaf extends Events implements Pick<Obsidian.WorkspaceLeaf
  */
 export class Workspace
   extends Events
-  implements Pick<Obsidian.Workspace, 'layoutReady' | 'onLayoutReady' | 'getActiveFile' | 'openLinkText' | 'getLeavesOfType' | 'detachLeavesOfType' | 'revealLeaf' | 'updateOptions'>
+  implements Pick<Obsidian.Workspace, 'layoutReady' | 'onLayoutReady' | 'getActiveFile' | 'openLinkText' | 'getLeavesOfType' | 'detachLeavesOfType' | 'revealLeaf' | 'updateOptions' | 'getMostRecentLeaf'>
 {
   layoutReady = false;
   activeLeaf: WorkspaceLeaf | null = null;
@@ -97,6 +98,8 @@ export class Workspace
   private readonly views = new Map<string, ViewCreator>();
   private readyCallbacks: (() => unknown)[] = [];
   private activeFile: TFile | null = null;
+  /** The leaf of the note open in the root split (its view a `MarkdownView`); not in the leaf list. */
+  private noteLeaf: WorkspaceLeaf | null = null;
 
   constructor(private readonly app: App) {
     super();
@@ -193,8 +196,20 @@ export class Workspace
   async openFile(file: TFile): Promise<void> {
     this.activeFile = file;
     this.noteTitleEl.setText(file.basename);
-    this.noteBodyEl.setText(await this.app.vault.cachedRead(file));
+    const text = await this.app.vault.cachedRead(file);
+    this.noteBodyEl.setText(text);
+    const leaf = new WorkspaceLeaf(this.app, 'root');
+    leaf.view = new MarkdownView(leaf, file, text);
+    this.noteLeaf = leaf;
     this.trigger('file-open', file);
+  }
+
+  /**
+   * The most recently active leaf of the root split: the note's, once one was opened (a sidebar
+   * leaf such as the chat may be active meanwhile).
+   */
+  getMostRecentLeaf(_root?: Obsidian.WorkspaceParent): Obsidian.WorkspaceLeaf | null {
+    return this.noteLeaf as unknown as Obsidian.WorkspaceLeaf | null;
   }
 
   override on(name: 'file-open', callback: (file: TFile | null) => unknown, ctx?: unknown): EventRef;

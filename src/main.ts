@@ -63,6 +63,7 @@ export default class RecursaPlugin extends Plugin {
       ? new PluginMcpServer({
           stack: () => this.stack,
           agent: () => this.agent(this.agentSettings()),
+          writesPaused: async () => ((await this.stack?.port.exists(this.reviewFile())) === true ? 'A chat run\'s changes are waiting for review in Obsidian: keep or undo them there first.' : null),
           secrets: this.app.secretStorage,
           version: this.manifest.version,
           redact: (text) => redactSecrets(text, [readApiKey(this.settings, this.app.secretStorage)]),
@@ -83,7 +84,7 @@ export default class RecursaPlugin extends Plugin {
       recordReads: () => this.reads?.begin() ?? null,
       reviewMode: () => this.settings.reviewChanges,
       setReviewMode: (on) => this.applySettings({ ...this.settings, reviewChanges: on }),
-      review: () => (this.stack === null || this.git === null ? null : { git: this.git, writeSet: this.stack.writeSet, port: this.stack.port, file: `${this.pluginDir()}/review.json` }),
+      review: () => (this.stack === null || this.git === null ? null : { git: this.git, writeSet: this.stack.writeSet, port: this.stack.port, file: this.reviewFile() }),
     };
     this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, host));
     this.registerView(
@@ -354,6 +355,11 @@ export default class RecursaPlugin extends Plugin {
 
   private pluginDir(): string {
     return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+  }
+
+  /** Where an open review of a chat run's changes is kept; it exists exactly while one is open. */
+  private reviewFile(): string {
+    return `${this.pluginDir()}/review.json`;
   }
 
   private reportGitError(error: unknown): void {

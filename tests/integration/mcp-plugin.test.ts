@@ -36,6 +36,8 @@ describe('the MCP server inside the plugin', () => {
   let server: PluginMcpServer;
   const clients: Client[] = [];
   const errors: unknown[] = [];
+  /** What the plugin says while a chat run's changes wait for review (null: none does). */
+  let underReview: string | null = null;
   const settings = (patch: Partial<McpSettings> = {}): McpSettings => ({ enabled: true, port: 0, readOnly: false, ...patch });
   const agentSettings = () => ({ provider: { kind: 'openai' as const, baseUrl: `${model.url}/v1`, model: 'scripted', maxRetries: 0 } });
 
@@ -65,6 +67,7 @@ describe('the MCP server inside the plugin', () => {
     server = new PluginMcpServer({
       stack: () => stack,
       agent: () => stack.agent(agentSettings()),
+      writesPaused: () => Promise.resolve(underReview),
       secrets: app.secretStorage,
       version: '0.0.0-test',
       redact: (text) => text,
@@ -145,6 +148,24 @@ describe('the MCP server inside the plugin', () => {
     }
     expect(gitCli(vault.dir, 'status', '--porcelain', '--', 'Chat.md', 'Mcp0.md', 'Mcp1.md', 'Mcp2.md').trim()).toBe('');
   }, 30_000);
+
+  it('refuses calls that write while a chat run waits for review, so they cannot sweep its changes into their commits', async () => {
+    await server.apply(settings({ port: await freePort() }));
+    const client = await connect('Cursor');
+    underReview = 'A chat run is under review.';
+    try {
+      const refused = (await client.callTool({ name: 'execute', arguments: { code: "await mem.writeFile('Mcp.md', 'x');", commit: 'MCP' } })) as ToolResult;
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('WritesPaused');
+      expect(gitCli(vault.dir, 'status', '--porcelain', '--', 'Mcp.md')).toBe('');
+      const read = (await client.callTool({ name: 'read', arguments: { path: 'Welcome.md' } })) as ToolResult;
+      expect(read.isError ?? false).toBe(false);
+    } finally {
+      underReview = null;
+    }
+    const done = (await client.callTool({ name: 'execute', arguments: { code: "await mem.writeFile('Mcp.md', 'x');", commit: 'MCP' } })) as ToolResult;
+    expect(gitCli(vault.dir, 'show', '--name-only', '--format=', done.structuredContent?.commit as string).trim()).toBe('Mcp.md');
+  });
 
   it('refuses the old token once it is regenerated, and takes the new one', async () => {
     await server.apply(settings({ port: await freePort() }));

@@ -6,6 +6,7 @@ import { runCode, type CodeRunParts } from '../stack/runCode';
 import { KeyedMutex } from '../util/KeyedMutex';
 import { agentProgress } from './agentProgress';
 import { AgentUnavailableError } from './AgentUnavailableError';
+import { WritesPausedError } from './WritesPausedError';
 import type { McpBackend, McpCall } from './McpBackend';
 
 /** What the backend works with: one open vault (a `VaultStack`, or the command line's opened vault). */
@@ -21,6 +22,11 @@ export interface VaultMcpBackendOptions {
   noAgentMessage?: string;
   /** Hides secrets (API keys, credentials in URLs) in the agent's errors before a client sees them. */
   redact?: (text: string) => string;
+  /**
+   * Why calls that write must wait (a review open in the plugin, say), or null when they may run.
+   * Asked in turn, just before each such call; a reason refuses the call with `WritesPaused`.
+   */
+  writesPaused?: () => Promise<string | null>;
   /** New run ids (for the run trailer of `execute` and `remember` commits). */
   newId?: () => string;
   /**
@@ -50,6 +56,8 @@ export function createVaultMcpBackend(parts: VaultMcpParts, options: VaultMcpBac
   const asWriter = <T>(call: McpCall, what: string, work: () => Promise<T>): Promise<T> =>
     writes.run(WRITES_KEY, async () => {
       if (call.signal.aborted) throw new CancelledError(what);
+      const paused = (await options.writesPaused?.()) ?? null;
+      if (paused !== null) throw new WritesPausedError(paused);
       const session = parts.session;
       const before = { runId: session.runId, client: session.client };
       session.runId = `mcp-${newId()}`;

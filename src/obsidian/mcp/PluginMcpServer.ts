@@ -25,6 +25,8 @@ export interface PluginMcpServerHost {
   stack: () => VaultStack | null;
   /** The agent with the settings of the moment (not guarded by `guardAgent`: the server queues its own calls). */
   agent: () => AgentService | null;
+  /** Why writing calls must wait (a chat run's changes under review), or null. Default: never. */
+  writesPaused?: () => Promise<string | null>;
   /** Where the token is kept (`app.secretStorage`). */
   secrets: SecretStore;
   version: string;
@@ -145,6 +147,7 @@ export class PluginMcpServer {
         stack,
         agent: this.host.agent,
         writes: this.writes,
+        writesPaused: this.host.writesPaused ?? (() => Promise.resolve(null)),
         port: settings.port,
         token,
         readOnly: settings.readOnly,

@@ -16,6 +16,8 @@ export interface PluginMcpServerOptions {
   agent: () => AgentService | null;
   /** The queue the chat's runs wait in too. */
   writes: KeyedMutex;
+  /** Why writing calls must wait (a chat run's changes under review), or null. */
+  writesPaused: () => Promise<string | null>;
   port: number;
   token: string;
   readOnly: boolean;
@@ -45,7 +47,7 @@ export async function startPluginMcpServer(options: PluginMcpServerOptions): Pro
         return options.agent();
       },
     },
-    { noAgentMessage: NO_AGENT, redact: options.redact, writes: options.writes },
+    { noAgentMessage: NO_AGENT, redact: options.redact, writes: options.writes, writesPaused: options.writesPaused },
   );
   return startMcpHttpServer({
     http: options.http,

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentService } from '../../../../src/core/agent/AgentService';
 import { CancelledError } from '../../../../src/core/errors';
 import { AgentUnavailableError } from '../../../../src/core/mcp/AgentUnavailableError';
+import { WritesPausedError } from '../../../../src/core/mcp/WritesPausedError';
 import { createVaultMcpBackend } from '../../../../src/core/mcp/createVaultMcpBackend';
 import type { McpBackend, McpCall } from '../../../../src/core/mcp/McpBackend';
 import { openVault, type OpenedVault } from '../../../../src/node/openVault';
@@ -60,6 +61,25 @@ describe('createVaultMcpBackend', () => {
       const error = await rejectionOf(() => backend.execute("await mem.writeFile('A.md', 'a');", { ...call('c', controller.signal), commit: 'never' }), CancelledError);
       expect(error.code).toBe('Cancelled');
       await expect(readFile(join(dir, 'A.md'), 'utf8')).rejects.toThrow();
+    });
+  });
+
+  describe('when writes are paused (a chat run under review in the plugin)', () => {
+    it('refuses every call that writes with WritesPaused, writing and committing nothing, and serves reads', async () => {
+      let reason: string | null = 'A chat run is under review.';
+      const paused = createVaultMcpBackend({ ...opened, agent: null }, { newId: () => `p${++ids}`, writesPaused: () => Promise.resolve(reason) });
+      const history = gitCli(dir, 'rev-list', '--all');
+      const status = gitCli(dir, 'status', '--porcelain');
+      const refused = await rejectionOf(() => paused.execute("await mem.writeFile('A.md', 'a');", { ...call(), commit: 'Add A' }), WritesPausedError);
+      expect(refused.code).toBe('WritesPaused');
+      expect(refused.data).toEqual({ reason: 'A chat run is under review.' });
+      expect((await rejectionOf(() => paused.remember('a memory', [], call()), WritesPausedError)).code).toBe('WritesPaused');
+      expect(gitCli(dir, 'rev-list', '--all')).toBe(history);
+      expect(gitCli(dir, 'status', '--porcelain')).toBe(status);
+      expect(await paused.read('Welcome.md', call())).toBe('# Welcome\n');
+      reason = null;
+      const result = await paused.execute("await mem.writeFile('A.md', 'a');", { ...call(), commit: 'Add A' });
+      expect(gitCli(dir, 'show', '--name-only', '--format=%s', result.commit as string).trim().split('\n').filter((line) => line !== '')).toEqual(['Add A', 'A.md']);
     });
   });
 

@@ -1,0 +1,160 @@
+/**
+ * A phone's file system inside a browser page: every file's bytes in IndexedDB (out of the JS
+ * heap, as files on a phone's flash are), its directory entry (kind, times, size) in IndexedDB too
+ * and, for `stat` and `list` without a round trip, in a table in memory that `open` fills from it.
+ * One database per vault name. Test-module internal, used by `CapacitorAdapter`.
+ *
+ * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
+ * bytes, and records which paths changed since the last `takeChanges`, for the export to the host.
+ */
+
+/** One directory entry. */
+export interface StoredEntry {
+  type: 'file' | 'folder';
+  ctime: number;
+  mtime: number;
+  size: number;
+}
+
+const META = 'meta';
+const DATA = 'data';
+
+export class IdbFileStore {
+  /** Every entry by vault path; the root is `/`. */
+  readonly entries = new Map<string, StoredEntry>();
+  /** Names in each folder, by the folder's path. */
+  private readonly children = new Map<string, Set<string>>([['/', new Set()]]);
+  private changed = new Set<string>();
+
+  private constructor(
+    readonly name: string,
+    private readonly db: IDBDatabase,
+  ) {
+    this.entries.set('/', { type: 'folder', ctime: 0, mtime: 0, size: 0 });
+  }
+
+  /** Opens (or creates) the vault's database and loads its directory entries. */
+  static async open(name: string): Promise<IdbFileStore> {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(`recursa-mobile-vault:${name}`, 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore(META);
+        request.result.createObjectStore(DATA);
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB would not open'));
+    });
+    const store = new IdbFileStore(name, db);
+    const tx = db.transaction(META, 'readonly');
+    const [keys, values] = await Promise.all([requestOf(tx.objectStore(META).getAllKeys()), requestOf(tx.objectStore(META).getAll())]);
+    const loaded = keys.map((key, at) => [key as string, values[at] as StoredEntry] as const).sort(([a], [b]) => a.length - b.length);
+    for (const [path, entry] of loaded) store.remember(path, entry);
+    return store;
+  }
+
+  /** Deletes the vault's database (close every store on it first). */
+  static async destroy(name: string): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(`recursa-mobile-vault:${name}`);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB would not delete'));
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  get(path: string): StoredEntry | null {
+    return this.entries.get(path) ?? null;
+  }
+
+  /** The names in a folder (unsorted). */
+  namesIn(folder: string): string[] {
+    return [...(this.children.get(folder) ?? [])];
+  }
+
+  /** Every path under `folder`, deepest last. */
+  descendants(folder: string): string[] {
+    const found: string[] = [];
+    for (const name of this.namesIn(folder)) {
+      const path = join(folder, name);
+      found.push(path);
+      if (this.entries.get(path)?.type === 'folder') found.push(...this.descendants(path));
+    }
+    return found;
+  }
+
+  /** The file's bytes, a fresh `ArrayBuffer` (IndexedDB clones on every read). */
+  async read(path: string): Promise<ArrayBuffer> {
+    const tx = this.db.transaction(DATA, 'readonly');
+    const value: unknown = await requestOf(tx.objectStore(DATA).get(path));
+    if (!(value instanceof ArrayBuffer)) throw new Error(`The store holds no bytes for "${path}".`);
+    return value;
+  }
+
+  /** Sets entries (with bytes for files) and removes paths, in one transaction. */
+  async commit(puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[], removes: string[] = []): Promise<void> {
+    // The table changes at once, so a `stat` right after sees the change; IndexedDB orders
+    // transactions on one store, so a read that starts after this one sees its bytes.
+    for (const path of removes) this.forget(path);
+    for (const { path, entry } of puts) this.remember(path, entry);
+    const tx = this.db.transaction([META, DATA], 'readwrite');
+    const meta = tx.objectStore(META);
+    const data = tx.objectStore(DATA);
+    for (const path of removes) {
+      meta.delete(path);
+      data.delete(path);
+    }
+    for (const { path, entry, bytes } of puts) {
+      meta.put(entry, path);
+      if (bytes !== undefined) data.put(bytes, path);
+    }
+    await new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
+      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
+    });
+  }
+
+  /** The paths written or removed since the last call (or since the store opened). */
+  takeChanges(): string[] {
+    const changed = [...this.changed];
+    this.changed = new Set();
+    return changed;
+  }
+
+  private remember(path: string, entry: StoredEntry): void {
+    this.entries.set(path, entry);
+    this.changed.add(path);
+    if (path === '/') return;
+    const parent = parentOf(path);
+    let names = this.children.get(parent);
+    if (names === undefined) this.children.set(parent, (names = new Set()));
+    names.add(path.slice(path.lastIndexOf('/') + 1));
+    if (entry.type === 'folder' && !this.children.has(path)) this.children.set(path, new Set());
+  }
+
+  private forget(path: string): void {
+    this.entries.delete(path);
+    this.children.delete(path);
+    this.changed.add(path);
+    this.children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf('/') + 1));
+  }
+}
+
+export function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash <= 0 ? '/' : path.slice(0, slash);
+}
+
+export function join(folder: string, name: string): string {
+  return folder === '/' || folder === '' ? name : `${folder}/${name}`;
+}
+
+function requestOf<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
+  });
+}

@@ -1,0 +1,119 @@
+// The mobile harness itself, and what the plugin shows on a phone: the page has no Node and the
+// adapter is the phone's; the built main.js loads and takes its first snapshot there; the settings
+// leave out what cannot work on a phone (the MCP server) instead of showing it broken.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateVault } from '../helpers/mobile/generatedVault';
+import { MobileHarness, pluginSettingsFile } from '../helpers/mobile/mobileHarness';
+import { makeTempDir } from '../helpers/tempVault';
+
+const MB = 1024 * 1024;
+
+describe('the mobile harness', () => {
+  let harness: MobileHarness;
+
+  beforeAll(async () => {
+    harness = await MobileHarness.open({ vaultName: 'Harness vault' });
+    await harness.seedFiles({ 'Inbox.md': 'Hello from the phone.\n', 'Projects/Alpha.md': '# Alpha\n' });
+    await harness.start();
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('is phone-shaped: no Node, no desktop adapter, the mobile adapter without a base path, Platform says mobile', async () => {
+    const env = await harness.call((mobile) => mobile.environment(), null);
+    expect(env).toEqual({
+      windowRequire: 'undefined',
+      process: 'undefined',
+      globalBuffer: 'undefined',
+      fileSystemAdapterExport: 'undefined',
+      adapterClass: 'CapacitorAdapter',
+      adapterHasBasePath: false,
+      isMobile: true,
+      isMobileApp: true,
+      isDesktopApp: false,
+    });
+  });
+
+  it('refuses a Uint8Array view in writeBinary, as the phone adapter takes an ArrayBuffer whole', async () => {
+    const refused = await harness.page.evaluate(async () => {
+      const mobile = window.recursaMobile;
+      if (mobile === undefined) throw new Error('the mobile page is not loaded');
+      const bytes = new Uint8Array(new ArrayBuffer(16), 4, 4);
+      try {
+        await mobile.writeBinaryThroughAdapter('view.bin', bytes as unknown as ArrayBuffer);
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    });
+    expect(refused).toMatch(/ArrayBuffer, not a view/);
+  });
+
+  it('loads the built main.js and takes the first snapshot, with no page errors', async () => {
+    await harness.loadPlugin();
+    await harness.call((mobile) => mobile.whenSnapshotDone(), null);
+    const stored = await harness.call((mobile, name) => mobile.listStore(name, '.git'), harness.vaultName);
+    expect(stored).toContain('.git/HEAD');
+    expect(stored.some((path) => path.startsWith('.git/objects/'))).toBe(true);
+    expect(harness.pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('leaves the MCP server (desktop only) out of the settings on a phone, and shows the rest', async () => {
+    const headings = await harness.call((mobile) => mobile.openSettings(), null);
+    expect(headings).toEqual(['Model', 'Vault', 'History', 'Memory', 'Sync', 'Advanced']);
+    const settingsText = (await harness.page.locator('.mobile-settings').textContent()) ?? '';
+    expect(settingsText).toContain('Sync now');
+    expect(settingsText).not.toMatch(/MCP/);
+    await harness.call((mobile) => mobile.closeSettings(), null);
+  });
+
+  it('opens the chat by its command (the ribbon is hidden on a phone)', async () => {
+    await expect.poll(() => harness.page.getByRole('button', { name: 'Open agent chat' }).isVisible()).toBe(false);
+    expect(await harness.runCommand('recursa:open-chat')).toBe(true);
+    await harness.page.locator('.recursa-chat').waitFor();
+    await expect.poll(() => harness.page.getByRole('textbox', { name: 'Message to the agent' }).isVisible()).toBe(true);
+    expect(harness.pageErrors).toEqual([]);
+  });
+});
+
+describe('memory on the phone-shaped runtime', () => {
+  let harness: MobileHarness;
+  let source: { dir: string; remove: () => Promise<void> };
+
+  beforeAll(async () => {
+    source = await makeTempDir('recursa-mobile-memory-');
+    await generateVault(source.dir, 1000);
+    harness = await MobileHarness.open({ vaultName: 'Memory vault' });
+    await harness.seedFromFolder(source.dir);
+    const settings = pluginSettingsFile('http://127.0.0.1:9/v1');
+    await harness.seedFiles({ [settings.path]: settings.text });
+    await harness.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await source?.remove();
+  });
+
+  it('gives back what the index, the git caches and the sandbox held when the plugin is disabled', async () => {
+    await harness.call((mobile, name) => mobile.forgetChanges(name), harness.vaultName);
+    const before = await harness.heapUsed();
+    await harness.loadPlugin();
+    await harness.call((mobile) => mobile.whenSnapshotDone(), null);
+    await harness.call((mobile) => mobile.whenIndexBuilt(), null);
+    expect(await harness.call((mobile) => mobile.mem('search', 'project', { limit: 5 }), null)).not.toEqual([]);
+    expect(await harness.call((mobile) => mobile.runSandbox('return 6 * 7;'), null)).toMatchObject({ ok: true, value: 42 });
+    const loaded = await harness.heapUsed();
+    await harness.unloadPlugin();
+    // The export's list of changed paths belongs to the harness, not to the plugin.
+    await harness.call((mobile, name) => mobile.forgetChanges(name), harness.vaultName);
+    const after = await harness.heapUsed();
+    // The loaded plugin holds megabytes (its code, the index, git's caches); disabled, under one is left
+    // (the vault's own table of the files the plugin wrote, and the page's compiled-code caches).
+    expect(loaded - before).toBeGreaterThan(5 * MB);
+    expect(after - before).toBeLessThan(1 * MB);
+    expect(harness.pageErrors).toEqual([]);
+  }, 120_000);
+});

@@ -14,8 +14,8 @@ const WORDS = ['garden', 'memory', 'project', 'review', 'draft', 'outline', 'res
 const NOTES = 2000;
 /** 64 `content` terms: the most a query may have. */
 const HEAVY_QUERY = Array.from({ length: 64 }, (_, i) => `(content "${WORDS[i % WORDS.length] as string} ${WORDS[(i * 5 + 1) % WORDS.length] as string}")`).join(' OR ');
-/** A long typo-tolerant search: every word is looked up with up to two typos. */
-const HEAVY_SEARCH = Array.from({ length: 30 }, (_, i) => `${WORDS[i % WORDS.length] as string}${'xyz'[i % 3] as string}`).join(' ');
+/** A long typo-tolerant search: every word, each a different one, is looked up with up to two typos. */
+const HEAVY_SEARCH = Array.from({ length: 40 }, (_, i) => `${word(90_000 + i)}${'xyz'[i % 3] as string}`).join(' ');
 
 /** A pseudo-random word of seven letters: many distinct words make typo-tolerant lookups work hard. */
 function word(seed: number): string {

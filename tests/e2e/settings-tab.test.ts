@@ -8,6 +8,7 @@ import { readBodyText } from '../../src/core/llm/httpErrors';
 import { createNodeHttpTransport } from '../../src/node/nodeHttpTransport';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { openTestPage, SCREENSHOTS } from './helpers/browserPage';
+import { contrastOf } from './helpers/contrast';
 import type { PageSettings } from './settings/page';
 
 declare global {
@@ -158,5 +159,13 @@ describe('the settings tab (headless Chromium)', () => {
     await page.evaluate(() => document.body.classList.replace('theme-light', 'theme-dark'));
     await page.screenshot({ path: join(SCREENSHOTS, 'settings-dark.png'), fullPage: true });
     expect(errors).toEqual([]);
+  });
+
+  it('draws its text at a contrast of at least 4.5:1 in the light and the dark theme', async () => {
+    for (const [from, to] of [['theme-dark', 'theme-light'], ['theme-light', 'theme-dark']] as const) {
+      await page.evaluate(([a, b]) => document.body.classList.replace(a, b), [from, to] as const);
+      const low = (await contrastOf(page, '#settings *')).filter((reading) => reading.ratio < 4.5);
+      expect(low, to).toEqual([]);
+    }
   });
 });

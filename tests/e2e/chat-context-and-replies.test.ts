@@ -100,6 +100,14 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     await expect.poll(() => picker.count()).toBe(1);
     await page.keyboard.type('sam');
     expect(await picker.locator('.suggestion-item').first().textContent()).toBe('People/Sam');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
+      const readings = await contrastOf(page, '.recursa-note-picker *');
+      expect(readings.length).toBeGreaterThan(2);
+      const low = readings.filter((reading) => reading.ratio < 4.5);
+      expect(low, theme).toEqual([]);
+    }
+    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
     await screenshot('note-picker');
     await page.keyboard.press('Enter');
     await expect.poll(() => picker.count()).toBe(0);

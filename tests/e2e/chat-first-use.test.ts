@@ -151,6 +151,13 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     const titles = page.locator('.recursa-conversation-title');
     await expect.poll(() => titles.allTextContents()).toEqual(['Who is Sam?', 'When does Alpha ship?']);
     expect(await page.locator('.recursa-conversation-date').allTextContents()).toEqual(['just now', 'just now']);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
+      const readings = await contrastOf(page, '.modal *');
+      expect(readings.length).toBeGreaterThan(2);
+      const low = readings.filter((reading) => reading.ratio < 4.5);
+      expect(low, theme).toEqual([]);
+    }
     await screenshot('conversations');
     await page.keyboard.type('alpha');
     await expect.poll(() => titles.allTextContents()).toEqual(['When does Alpha ship?']);

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitCli } from '../helpers/gitCli';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { makeTempDir } from '../helpers/tempVault';
+import { contrastOf } from './helpers/contrast';
 import { openHarness, SCREENSHOTS, writePluginSettings, type HarnessPage } from './harness/chatHarness';
 import { answer, NOTES, seedNotes } from './harness/chatVault';
 
@@ -101,6 +102,13 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     // Nothing is committed yet: the changes are in the work tree.
     expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(before);
     expect(gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe(` M ${ALPHA}\n?? ${BETA}\n`);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
+      const readings = await contrastOf(page, '.recursa-review *');
+      expect(readings.length).toBeGreaterThan(2);
+      expect(readings.filter((reading) => reading.ratio < 4.5), theme).toEqual([]);
+    }
+    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
     await screenshot('review');
 
     // Another request waits until the review is done; the message stays.
@@ -152,7 +160,8 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     await pending.getByRole('button', { name: 'Keep all changes' }).click();
     await expect.poll(() => gitCli(dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
     expect(gitCli(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
-    expect(gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
+    // A commit moves the branch, then the index, as git's own does: the status settles once both moved.
+    await expect.poll(() => gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
     gitCli(dir, 'fsck', '--strict');
   });
 });

@@ -102,9 +102,9 @@ export function renderError(parent: HTMLElement, message: string, quiet: boolean
   line.createSpan({ cls: 'recursa-run-error-text', text: quiet ? message : advice.sentence });
   const buttons = row.createDiv('recursa-run-error-actions');
   if (!quiet && (advice.action === 'settings' || advice.action === 'model')) {
-    iconButton(buttons, 'settings', advice.action === 'model' ? 'Choose a model' : 'Open settings', 'recursa-fix-button mod-cta').addEventListener('click', actions.openSettings);
+    iconButton(buttons, 'settings', advice.action === 'model' ? 'Choose a model' : 'Open settings', 'recursa-fix-button').addEventListener('click', actions.openSettings);
   }
-  if (!quiet && advice.action === 'new-chat') iconButton(buttons, 'square-pen', 'New chat', 'recursa-fix-button mod-cta').addEventListener('click', actions.newChat);
+  if (!quiet && advice.action === 'new-chat') iconButton(buttons, 'square-pen', 'New chat', 'recursa-fix-button').addEventListener('click', actions.newChat);
   iconButton(buttons, 'rotate-ccw', 'Retry', 'recursa-retry-button', 'Retry this request').addEventListener('click', actions.retry);
   if (!quiet) {
     const details = row.createEl('details', { cls: 'recursa-error-details' });

@@ -19,7 +19,7 @@ export function renderReview(parent: HTMLElement, session: ReviewSession, done: 
   setIcon(title.createSpan('recursa-review-icon'), 'file-diff');
   title.createSpan({ text: session.files.length === 1 ? 'Review 1 changed file' : `Review ${session.files.length} changed files` });
   const all = head.createDiv('recursa-review-all');
-  const keepAll = iconButton(all, 'check', 'Keep all', 'recursa-keep-all mod-cta', 'Keep all changes');
+  const keepAll = iconButton(all, 'check', 'Keep all', 'recursa-keep-all', 'Keep all changes');
   const undoAll = iconButton(all, 'undo-2', 'Undo all', 'recursa-undo-all', 'Undo all changes');
   const list = panel.createDiv('recursa-review-files');
   const rows = new Map<string, HTMLElement>();

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../core/errors';
 import type { GitService, GitServiceOptions } from '../core/git/GitService';
 import { DEFAULT_MEM_OPTIONS } from '../core/mem';
 import { VaultStack } from '../core/stack/VaultStack';
-import { readRemoteUrl, setRemoteUrl, stripCredentials } from '../core/sync/remoteConfig';
+import { configuredRemoteUrl, readRemoteUrl, setRemoteUrl, stripCredentials } from '../core/sync/remoteConfig';
 import { syncVaultHistory, type SyncProgress, type SyncResult, type SyncStep } from '../core/sync/syncRepository';
 import { createGitHttpClient } from '../desktop/gitHttpClient';
 import { nodeDeflate } from './nodeDeflate';
@@ -45,6 +45,10 @@ export async function syncVault(dir: string, options: SyncVaultOptions = {}): Pr
   let stack: VaultStack | null = null;
   let agents: { http: Agent; https: SecureAgent } | null = null;
   try {
+    // Arguments are refused before the vault is touched (no repository made, no snapshot taken).
+    const given = options.remote === undefined ? null : stripCredentials(options.remote);
+    if (given !== null && !/^https?:\/\//i.test(given.url)) throw new InvalidArgumentError('remote', 'an http:// or https:// URL', given.url);
+    if (given === null && (await configuredRemoteUrl(port, 'origin')) === null) throw noRemote();
     // The stack without the index, the sandbox or the agent: sync needs the history alone.
     stack = await VaultStack.open(port, {
       mem: { configDir: options.configDir ?? DEFAULT_MEM_OPTIONS.configDir },
@@ -54,16 +58,14 @@ export async function syncVault(dir: string, options: SyncVaultOptions = {}): Pr
     });
     const git = stack.git as GitService;
     await git.whenSnapshotDone();
-    const given = options.remote === undefined ? null : stripCredentials(options.remote);
     const url = await git.runExclusive(async (repo) => {
       if (given !== null) {
-        if (!/^https?:\/\//i.test(given.url)) throw new InvalidArgumentError('remote', 'an http:// or https:// URL', given.url);
         await setRemoteUrl(repo, 'origin', given.url, (await repo.head()).branch);
         return given.url;
       }
       return readRemoteUrl(repo, 'origin');
     });
-    if (url === null) throw new InvalidArgumentError('remote', 'a remote URL (the vault has no remote "origin" yet)', '(none)');
+    if (url === null) throw noRemote();
     const username = options.username ?? (given?.username || undefined);
     const password = options.token ?? (given?.password || undefined);
     const modules = { http: process.getBuiltinModule('node:http'), https: process.getBuiltinModule('node:https') };
@@ -85,4 +87,8 @@ export async function syncVault(dir: string, options: SyncVaultOptions = {}): Pr
     await stack?.close();
     port.close();
   }
+}
+
+function noRemote(): InvalidArgumentError {
+  return new InvalidArgumentError('remote', 'a remote URL (the vault has no remote "origin" yet)', '(none)');
 }

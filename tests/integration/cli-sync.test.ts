@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -131,11 +132,15 @@ describe('recursa sync', () => {
       ['a missing folder', ['--vault', 'VAULT/missing']],
       ['a remote that is not http(s)', ['--vault', 'VAULT', '--remote', 'ftp://example.com/x.git']],
       ['no remote at all', ['--vault', 'VAULT']],
-    ])('exits 2 for %s, printing nothing on stdout', async (_name, args) => {
+    ])('exits 2 for %s, printing nothing on stdout and leaving the folder as it was', async (_name, args) => {
+      const before = await readdir(vault);
       const run = await sync(args.map((arg) => arg.replace('VAULT', vault)));
       expect(run.status).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain('recursa sync --vault DIR');
+      // Refused before the vault is touched: no repository made, nothing written.
+      expect(existsSync(join(vault, '.git'))).toBe(false);
+      expect(await readdir(vault)).toEqual(before);
     });
   });
 

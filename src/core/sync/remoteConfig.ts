@@ -1,8 +1,8 @@
 import git from 'isomorphic-git';
-import { GIT_ROOT } from '../git/gitFs';
+import { createGitFs, GIT_ROOT, type GitFs } from '../git/gitFs';
 import { LockedUpdate } from '../git/lockedUpdate';
 import type { GitRepository } from '../git/repository';
-import { readTextIfExists } from '../ports';
+import { readTextIfExists, type VaultPort } from '../ports';
 
 /** A remote URL with its credentials taken out, and those credentials (empty when there were none). */
 export interface SplitUrl {
@@ -32,7 +32,20 @@ export function stripCredentials(url: string): SplitUrl {
 
 /** The remote's URL from `.git/config`, or null when the remote is not configured. */
 export async function readRemoteUrl(repo: GitRepository, remote: string): Promise<string | null> {
-  const value = (await git.getConfig({ fs: repo.store.fs, dir: GIT_ROOT, gitdir: `/${repo.gitdir}`, path: `remote.${remote}.url` }).catch(() => undefined)) as unknown;
+  return remoteUrlIn(repo.store.fs, repo.gitdir, remote);
+}
+
+/**
+ * The remote's URL as a vault's `.git/config` has it, read without opening the repository (so a
+ * command can refuse its arguments before it touches the vault); null when there is none.
+ */
+export async function configuredRemoteUrl(vault: VaultPort, remote: string, gitdir = '.git'): Promise<string | null> {
+  if (!(await vault.exists(`${gitdir}/config`))) return null;
+  return remoteUrlIn(createGitFs(vault), gitdir, remote);
+}
+
+async function remoteUrlIn(fs: GitFs, gitdir: string, remote: string): Promise<string | null> {
+  const value = (await git.getConfig({ fs, dir: GIT_ROOT, gitdir: `/${gitdir}`, path: `remote.${remote}.url` }).catch(() => undefined)) as unknown;
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 

@@ -3,7 +3,7 @@ import { testConnection, type ConnectionResult } from '../../core/llm/testConnec
 import type { HttpTransport } from '../../core/ports/http';
 import { createObsidianHttpTransport } from '../obsidianHttpTransport';
 import { mcpSettingRows, type McpRowsServer } from './mcpSettingRows';
-import { markInvalid, type SettingRow, type SettingSection } from './settingRow';
+import { addNumberField, markInvalid, type SettingRow, type SettingSection } from './settingRow';
 import { syncSettingRows } from './syncSettingRows';
 import {
   NUMBER_LIMITS,
@@ -367,18 +367,15 @@ export class RecursaSettingTab extends PluginSettingTab {
       name,
       desc: `${desc} ${range}`,
       render: (setting) =>
-        setting.addText((text) => {
-          text.inputEl.type = 'number';
-          text.inputEl.min = String(Math.ceil(limits.min / scale));
-          text.inputEl.max = String(Math.floor(limits.max / scale));
-          text.setValue(String(Math.round(access.read(this.settings) / scale))).onChange(async (value) => {
-            const parsed = Number(value) * scale;
-            const valid = value.trim() !== '' && Number.isFinite(parsed) && parsed >= limits.min && parsed <= limits.max;
-            markInvalid(setting, text, valid ? null : `Enter a number. ${range}`);
-            if (!valid) return;
+        addNumberField(setting, {
+          min: Math.ceil(limits.min / scale),
+          max: Math.floor(limits.max / scale),
+          value: Math.round(access.read(this.settings) / scale),
+          invalid: `Enter a number. ${range}`,
+          onValid: async (value) => {
             setting.setDesc(`${desc} ${range}`);
-            await this.change(access.write(this.settings, readNumber(parsed, key, access.read(this.settings))));
-          });
+            await this.change(access.write(this.settings, readNumber(value * scale, key, access.read(this.settings))));
+          },
         }),
     };
   }

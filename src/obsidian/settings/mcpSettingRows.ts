@@ -2,7 +2,7 @@ import { Notice } from 'obsidian';
 import { clientConfigs } from '../mcp/clientConfigs';
 import type { McpServerStatus } from '../mcp/PluginMcpServer';
 import { NUMBER_LIMITS, readNumber, type McpSettings, type RecursaSettings } from './pluginSettings';
-import { markInvalid, type SettingRow } from './settingRow';
+import { addNumberField, type SettingRow } from './settingRow';
 
 /** What the rows need of the running server (`PluginMcpServer`). */
 export interface McpRowsServer {
@@ -98,18 +98,16 @@ export function mcpSettingRows(host: McpRowsHost): SettingRow[] {
       name: 'Port',
       desc: `Clients connect to ${mcpUrl(mcp.port)}. From ${limits.min} to ${limits.max}.`,
       render: (setting) =>
-        setting.addText((text) => {
-          text.inputEl.type = 'number';
-          text.inputEl.min = String(limits.min);
-          text.inputEl.max = String(limits.max);
-          text.setValue(String(mcp.port)).onChange(async (value) => {
-            const port = Number(value);
-            const valid = value.trim() !== '' && Number.isInteger(port) && port >= limits.min && port <= limits.max;
-            markInvalid(setting, text, valid ? null : `Enter a port from ${limits.min} to ${limits.max}.`);
-            if (!valid) return;
+        addNumberField(setting, {
+          min: limits.min,
+          max: limits.max,
+          value: mcp.port,
+          integer: true,
+          invalid: `Enter a port from ${limits.min} to ${limits.max}.`,
+          onValid: async (port) => {
             setting.setDesc(`Clients connect to ${mcpUrl(port)}. From ${limits.min} to ${limits.max}.`);
             await update({ port: readNumber(port, 'mcpPort', mcp.port) });
-          });
+          },
         }),
     },
     {

@@ -1,6 +1,6 @@
 import { SecretComponent, type App } from 'obsidian';
 import { NUMBER_LIMITS, readNumber, readRemoteUrlSetting, type RecursaSettings, type SyncSettings } from './pluginSettings';
-import { markInvalid, type SettingRow } from './settingRow';
+import { addNumberField, markInvalid, type SettingRow } from './settingRow';
 
 export interface SyncRowsHost {
   app: App;
@@ -55,16 +55,13 @@ export function syncSettingRows(host: SyncRowsHost): SettingRow[] {
       name: 'Sync every (minutes)',
       desc: `0 turns it off. From ${limits.min} to ${limits.max}.`,
       render: (setting) =>
-        setting.addText((text) => {
-          text.inputEl.type = 'number';
-          text.inputEl.min = String(limits.min);
-          text.inputEl.max = String(limits.max);
-          text.setValue(String(sync.intervalMinutes)).onChange(async (value) => {
-            const minutes = Number(value);
-            const valid = value.trim() !== '' && Number.isInteger(minutes) && minutes >= limits.min && minutes <= limits.max;
-            markInvalid(setting, text, valid ? null : `Enter whole minutes from ${limits.min} to ${limits.max}.`);
-            if (valid) await update({ intervalMinutes: readNumber(minutes, 'syncIntervalMinutes', sync.intervalMinutes) });
-          });
+        addNumberField(setting, {
+          min: limits.min,
+          max: limits.max,
+          value: sync.intervalMinutes,
+          integer: true,
+          invalid: `Enter whole minutes from ${limits.min} to ${limits.max}.`,
+          onValid: (minutes) => update({ intervalMinutes: readNumber(minutes, 'syncIntervalMinutes', sync.intervalMinutes) }),
         }),
     },
     {

@@ -1,4 +1,4 @@
-import { readFile as readFileCallback, rename as renameCallback, stat as statCallback, watch, writeFile as writeFileCallback, type FSWatcher, type Stats } from 'node:fs';
+import { readFile as readFileCallback, rename as renameCallback, stat as statCallback, writeFile as writeFileCallback, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { appendFile, lstat, mkdir, open, readdir, readlink, rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
@@ -13,11 +13,12 @@ import {
 } from '../core/errors';
 import { ChangeFeed, listingOf, readLinkOrNull, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
+import { watchFolderTree, type FolderWatcher } from './folderWatcher';
 
 export interface NodeVaultPortOptions {
   /**
    * Report changes made by other programs (an editor, a sync client) through `onChange`, using a
-   * recursive `fs.watch` on the folder, started with the first listener. Default `true`.
+   * watch on the folder tree (`watchFolderTree`), started with the first listener. Default `true`.
    */
   watch?: boolean;
   /** Vault-relative folders whose changes are not reported (e.g. `.git`). Default `['.git']`. */
@@ -38,7 +39,7 @@ export class NodeVaultPort implements VaultPort {
   private readonly ownChanges = new Map<string, Fingerprint | null>();
   private readonly watchEnabled: boolean;
   private readonly ignoreFolders: readonly string[];
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatcher | null = null;
   private readonly pendingWatch = new Map<string, { timer: ReturnType<typeof setTimeout>; appeared: boolean }>();
 
   constructor(root: string, options: NodeVaultPortOptions = {}) {
@@ -284,21 +285,20 @@ export class NodeVaultPort implements VaultPort {
 
   private startWatching(): void {
     try {
-      this.watcher = watch(this.root, { recursive: true, persistent: false }, (event, name) => {
-        if (typeof name !== 'string' || name === '') return;
-        const path = name.split(sep).join('/');
-        if (this.isIgnored(path)) return;
-        // Editors write in bursts (truncate, write, rename); look once things settle. fs.watch
-        // says 'rename' when a name appears or disappears, 'change' when content changes.
-        const pending = this.pendingWatch.get(path);
-        if (pending) clearTimeout(pending.timer);
-        const appeared = (pending?.appeared ?? false) || event === 'rename';
-        const timer = setTimeout(() => void this.reportExternal(path, appeared), 30);
-        this.pendingWatch.set(path, { timer, appeared });
+      this.watcher = watchFolderTree(this.root, {
+        ignore: (path) => this.isIgnored(path),
+        // Editors write in bursts (truncate, write, rename); look once things settle.
+        onEvent: (event, path) => {
+          const pending = this.pendingWatch.get(path);
+          if (pending) clearTimeout(pending.timer);
+          const appeared = (pending?.appeared ?? false) || event === 'rename';
+          const timer = setTimeout(() => void this.reportExternal(path, appeared), 30);
+          this.pendingWatch.set(path, { timer, appeared });
+        },
+        onError: () => this.stopWatching(),
       });
-      this.watcher.on('error', () => this.stopWatching());
     } catch {
-      this.watcher = null; // Watching is best-effort: some platforms lack recursive watch.
+      this.watcher = null; // Watching is best-effort: a platform may refuse it.
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Slicer } from '../util/Slicer';
 import { AddedPostings } from './addedPostings';
 import { DocumentTable } from './documentTable';
-import { countTerms, termsOf } from './fullTextTerms';
+import { countTerms, keepTerm, scanWords, termsOf, type WordSink } from './fullTextTerms';
 import { emptySnapshot, FIELD_COUNT, PostingsBuilder, type PostingsSnapshot } from './postings';
 import { RankedQuery, type FullTextResult } from './rankedQuery';
 import { savedPostings } from './savedPostings';
@@ -151,17 +151,21 @@ export class FullTextIndex {
  * all at once): so a vault's notes can be indexed as they are read, and their texts let go.
  */
 export class FullTextBuilder {
-  private readonly postings = new PostingsBuilder();
+  private readonly postings = new PostingsBuilder(keepTerm);
   private readonly paths: string[] = [];
   private readonly lengths: number[] = [];
+  private readonly words: WordSink = {
+    asciiWord: (lower, start, end) => this.postings.countWord(lower, start, end),
+    word: (word) => this.postings.countWord(word, 0, word.length),
+  };
 
   add(document: FullTextDocument): void {
     const id = this.paths.length;
     this.paths.push(document.path);
     FIELDS.forEach((field, fieldId) => {
-      const counts = countTerms(termsOf(document[field]));
-      counts.forEach((frequency, term) => this.postings.add(id, fieldId, term, frequency));
-      this.lengths.push(counts.size);
+      this.postings.startField(id, fieldId);
+      scanWords(document[field], this.words);
+      this.lengths.push(this.postings.endField());
     });
   }
 

@@ -1,6 +1,10 @@
 import { ownedString } from '../util/ownedString';
 import type { Slicer } from '../util/Slicer';
 import { TermDictionary } from './termDictionary';
+import { TermTable, UNSEEN } from './termTable';
+
+/** A word `keep` said is no term. */
+const REFUSED = -2;
 
 /** The fields of a note the full-text index knows, by id: title, headings, body. */
 export const FIELD_COUNT = 3;
@@ -78,31 +82,86 @@ const uint16 = (length: number): Uint16Array => new Uint16Array(length);
  * field (4 bytes) and frequency (2 bytes); its document is known from where each document starts.
  */
 export class PostingsBuilder {
-  private readonly ids = new Map<string, number>();
+  /** Each word's term number; words `keep` refused are there too, as `REFUSED`, so they are judged once. */
+  private readonly terms = new TermTable();
+  private termCount = 0;
   private readonly keys = new ChunkedArray(uint32);
   private readonly frequencies = new ChunkedArray(uint16);
-  /** Document `d`'s postings start at `documentStarts[d]`. */
   private readonly documentStarts: number[] = [];
+  /** The field being counted (`startField`): each term's count in it, and which terms it has. */
+  private field = 0;
+  private counts = new Uint32Array(1024);
+  private readonly touched: number[] = [];
 
+  /** @param keep which words are terms (the rest are never indexed); all of them by default. */
+  constructor(private readonly keep: (word: string) => boolean = () => true) {}
+
+  /** Adds one posting: `term` is in `field` of `document` `frequency` times. Documents come in ascending order. */
   add(document: number, field: number, term: string, frequency: number): void {
+    this.startDocument(document);
+    const id = this.termOf(term, 0, term.length);
+    if (id !== REFUSED) this.push(id, field, frequency);
+  }
+
+  /**
+   * Starts counting the words of one field of a document (`countWord`, then `endField`): one
+   * look-up per word, no string made for a word seen before, and no map per document — the bulk
+   * path of a vault's build.
+   */
+  startField(document: number, field: number): void {
+    this.startDocument(document);
+    this.field = field;
+  }
+
+  /** Counts the word `source` holds from `start` to `end` in the field started. */
+  countWord(source: string, start: number, end: number): void {
+    const id = this.termOf(source, start, end);
+    if (id === REFUSED) return;
+    if (id >= this.counts.length) this.counts = grown(this.counts, id + 1);
+    if ((this.counts[id] = (this.counts[id] as number) + 1) === 1) this.touched.push(id);
+  }
+
+  /** Adds the field's postings; gives its number of distinct terms. */
+  endField(): number {
+    const touched = this.touched;
+    for (const id of touched) {
+      this.push(id, this.field, this.counts[id] as number);
+      this.counts[id] = 0;
+    }
+    const distinct = touched.length;
+    touched.length = 0;
+    return distinct;
+  }
+
+  private startDocument(document: number): void {
     if (document < this.documentStarts.length - 1) throw new Error('Documents must be added in ascending order.');
     while (this.documentStarts.length <= document) this.documentStarts.push(this.keys.length);
-    let id = this.ids.get(term);
+  }
+
+  /** The term number of a word, given on first sight (or `REFUSED`). */
+  private termOf(source: string, start: number, end: number): number {
+    const known = this.terms.numberOf(source, start, end);
+    if (known !== UNSEEN) return known;
     // The dictionary keeps the term: not a slice of the note it was first seen in.
-    if (id === undefined) this.ids.set(ownedString(term), (id = this.ids.size));
+    const word = ownedString(source.slice(start, end));
+    const id = this.keep(word) ? this.termCount++ : REFUSED;
+    this.terms.set(word, id);
+    return id;
+  }
+
+  private push(id: number, field: number, frequency: number): void {
     this.keys.push(id * FIELD_COUNT + field);
     this.frequencies.push(Math.min(frequency, MAX_FREQUENCY));
   }
 
-  /** Sorts the postings by term (in dictionary order) and field: a counting sort, which keeps document order. */
   async finish(slicer: Slicer): Promise<PostingsSnapshot> {
-    const sorted = await sortedTerms(this.ids.keys(), slicer);
+    const sorted = await sortedTerms(keptTermsOf(this.terms), slicer);
     const rank = new Uint32Array(sorted.length);
     for (let position = 0; position < sorted.length; position += 1) {
-      rank[this.ids.get(sorted[position] as string) as number] = position;
+      const term = sorted[position] as string;
+      rank[this.terms.numberOf(term, 0, term.length)] = position;
       if ((position & 0x3fff) === 0x3fff) await slicer.maybeYield();
     }
-    this.ids.clear();
     const dictionary = TermDictionary.ofSorted(sorted) as TermDictionary;
     await slicer.maybeYield();
     const sortKey = (key: number): number => (rank[Math.floor(key / FIELD_COUNT)] as number) * FIELD_COUNT + (key % FIELD_COUNT);
@@ -167,6 +226,16 @@ export class SortedPostingsWriter {
 }
 
 /** An array for `length` document numbers below `documentCount`: 16-bit when they all fit. */
+function* keptTermsOf(table: TermTable): Generator<string> {
+  for (const [word, id] of table.entries()) if (id !== REFUSED) yield word;
+}
+
+function grown(array: Uint32Array, atLeast: number): Uint32Array<ArrayBuffer> {
+  const bigger = new Uint32Array(Math.max(atLeast, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
 function documentArray(length: number, documentCount: number): Uint16Array | Uint32Array {
   return documentCount <= 0x10000 ? new Uint16Array(length) : new Uint32Array(length);
 }

@@ -140,6 +140,34 @@ describe('the postings builder', () => {
     );
   });
 
+  it('counts a field word by word: the same snapshot as counting them first, refused words left out', async () => {
+    const words = fc.array(fc.constantFrom(...TERMS, 'the', ''), { maxLength: 40 });
+    const keep = (word: string): boolean => word !== '' && word !== 'the';
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(words, words, words), { maxLength: 12 }), async (documents) => {
+        const counted: Posting[][] = documents.map((fields) =>
+          fields.flatMap((fieldWords, field) => {
+            const counts = new Map<string, number>();
+            for (const word of fieldWords.filter(keep)) counts.set(word, (counts.get(word) ?? 0) + 1);
+            return [...counts].map(([term, frequency]) => ({ term, field, frequency }));
+          }),
+        );
+        const builder = new PostingsBuilder(keep);
+        const distinct = documents.map((fields, document) =>
+          fields.map((fieldWords, field) => {
+            builder.startField(document, field);
+            // Words as ranges of a longer text, as a note's words are.
+            for (const word of fieldWords) builder.countWord(`<${word}>`, 1, word.length + 1);
+            return builder.endField();
+          }),
+        );
+        expect(distinct).toEqual(documents.map((fields) => fields.map((fieldWords) => new Set(fieldWords.filter(keep)).size)));
+        expectSnapshotOf(await builder.finish(new Slicer(1)), modelOf(counted));
+      }),
+      { numRuns: 200, seed: 29 },
+    );
+  });
+
   it('gives the empty snapshot when given nothing', async () => {
     const empty = emptySnapshot();
     expect(empty.dictionary.size).toBe(0);

@@ -1,5 +1,5 @@
 import { ownedString } from '../util/ownedString';
-import { FIELD_COUNT } from './postings';
+import { FIELD_COUNT, MAX_FREQUENCY } from './postings';
 import { TermDictionary } from './termDictionary';
 
 /** One term's postings in one field: documents ascending, each with its frequency. */
@@ -47,7 +47,7 @@ export class AddedPostings {
       const list = (fields[field] ??= { documents: [], frequencies: [] });
       if (list.documents.length === 0 || list.documents[list.documents.length - 1] !== document) terms.push(term);
       list.documents.push(document);
-      list.frequencies.push(frequency);
+      list.frequencies.push(Math.min(frequency, MAX_FREQUENCY));
     }
   }
 

@@ -11,7 +11,7 @@ import { loadRecords, saveRecords } from './savedRecords';
 import { TermDictionary } from './termDictionary';
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 
 /**
  * A note as saved (`saveRecords`, one record per note, in the order of the saved arrays): its
@@ -188,7 +188,7 @@ function savedArrays(arrays: readonly PackedArray[], notes: number) {
   const otherFiles = stringsIn(otherFilesJson);
   if (strings === null || otherFiles === null || !(linkTargets instanceof Uint32Array)) return null;
   if (!(textStarts instanceof Uint32Array) || !(texts instanceof Uint8Array) || !(fieldLengths instanceof Uint32Array) || !(terms instanceof Uint8Array)) return null;
-  if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array || documents instanceof Uint16Array) || !(frequencies instanceof Uint16Array)) return null;
+  if (!(starts instanceof Uint32Array) || !(documents instanceof Uint32Array || documents instanceof Uint16Array) || !(frequencies instanceof Uint8Array)) return null;
   if (textStarts.length !== notes + 1 || textStarts[0] !== 0 || textStarts[notes] !== texts.length || fieldLengths.length !== notes * FIELD_COUNT) return null;
   for (let i = 1; i <= notes; i += 1) if ((textStarts[i] as number) < (textStarts[i - 1] as number)) return null;
   return { strings, textStarts, texts, fieldLengths, terms, starts, documents, frequencies, otherFiles, linkTargets };

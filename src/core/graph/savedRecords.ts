@@ -6,13 +6,20 @@ import { Slicer } from '../util/Slicer';
 /** Records per part file: each part is read and decoded in one go, so parts stay a few MB. */
 const RECORDS_PER_PART = 1000;
 
+/**
+ * Bytes per file of the typed arrays. An adapter writes a file in one go (Obsidian mobile's passes
+ * it over the app's bridge; a browser's store clones it), holding the main thread for as long:
+ * the 38 MB of a 10,000-note index in one file held a phone's for half a second.
+ */
+export const ARRAY_PART_BYTES = 4 * 1024 * 1024;
+
 interface Header {
   version: number;
   /** Ties the parts and the arrays to this header: files left from another save are not mixed in. */
   generation: string;
   parts: number;
-  /** Whether typed arrays were saved beside the records (`arraysPath`). */
-  arrays?: boolean;
+  /** How many files the typed arrays saved beside the records fill (`arraysPath`); 0 or absent for none. */
+  arrayParts?: number;
 }
 
 /** What `loadRecords` gives back: the records in order, and the typed arrays saved with them. */
@@ -31,9 +38,9 @@ function partPath(file: string, generation: string, part: number): string {
   return `${stem(file)}.${generation}.${part}.jsonl`;
 }
 
-/** `graph-index.json`, generation `g` → `graph-index.g.bin`. */
-function arraysPath(file: string, generation: string): string {
-  return `${stem(file)}.${generation}.bin`;
+/** `graph-index.json`, generation `g` → `graph-index.g.0.bin`. */
+function arraysPath(file: string, generation: string, part: number): string {
+  return `${stem(file)}.${generation}.${part}.bin`;
 }
 
 /** What `saveRecords` makes a generation of: nothing that could lead a path elsewhere. */
@@ -54,6 +61,7 @@ export async function saveRecords(
   records: AsyncIterable<string> | Iterable<string>,
   arrays: readonly PackInput[] = [],
   slicer: Slicer = new Slicer(),
+  arrayPartBytes = ARRAY_PART_BYTES,
 ): Promise<void> {
   const generation = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   let parts = 0;
@@ -68,8 +76,16 @@ export async function saveRecords(
     if (lines.length > RECORDS_PER_PART) await flush();
   }
   if (lines.length > 1 || parts === 0) await flush();
-  if (arrays.length > 0) await vault.writeBinary(arraysPath(file, generation), await packArraysInSlices([new TextEncoder().encode(generation), ...arrays], slicer));
-  const header: Header = { version, generation, parts, arrays: arrays.length > 0 };
+  let arrayParts = 0;
+  if (arrays.length > 0) {
+    const packed = await packArraysInSlices([new TextEncoder().encode(generation), ...arrays], slicer);
+    for (let at = 0; at < packed.length; at += arrayPartBytes) {
+      await vault.writeBinary(arraysPath(file, generation, arrayParts), packed.subarray(at, at + arrayPartBytes));
+      arrayParts += 1;
+      await slicer.maybeYield();
+    }
+  }
+  const header: Header = { version, generation, parts, arrayParts };
   await vault.write(file, JSON.stringify(header));
   await removeOtherSaves(vault, file, generation);
 }
@@ -96,8 +112,10 @@ export async function loadRecords(vault: VaultPort, file: string, version: numbe
     const header = JSON.parse(text) as Partial<Header>;
     if (header.version !== version || typeof header.generation !== 'string' || !GENERATION.test(header.generation) || typeof header.parts !== 'number') return null;
     let arrays: PackedArray[] = [];
-    if (header.arrays === true) {
-      const unpacked = unpackArrays(await vault.readBinary(arraysPath(file, header.generation)));
+    const arrayParts = header.arrayParts ?? 0;
+    if (!Number.isInteger(arrayParts) || arrayParts < 0) return null;
+    if (arrayParts > 0) {
+      const unpacked = unpackArrays(await readArrayParts(vault, file, header.generation, arrayParts, slicer));
       const [generation, ...rest] = unpacked ?? [];
       if (!(generation instanceof Uint8Array) || new TextDecoder().decode(generation) !== header.generation) return null;
       arrays = rest;
@@ -117,4 +135,22 @@ export async function loadRecords(vault: VaultPort, file: string, version: numbe
   } catch {
     return null;
   }
+}
+
+/** The array files of a save, joined in order (one copy, in slices). */
+async function readArrayParts(vault: VaultPort, file: string, generation: string, count: number, slicer: Slicer): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (let part = 0; part < count; part += 1) {
+    parts.push(await vault.readBinary(arraysPath(file, generation, part)));
+    await slicer.maybeYield();
+  }
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+    await slicer.maybeYield();
+  }
+  return joined;
 }

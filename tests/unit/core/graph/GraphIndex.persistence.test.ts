@@ -12,7 +12,7 @@ const CACHE = '.obsidian/plugins/recursa/graph-index.json';
 /** The arrays and the first part of the save the header names. */
 async function savedFiles(dir: string): Promise<{ arrays: string; part: string }> {
   const { generation } = JSON.parse(await readFile(join(dir, CACHE), 'utf8')) as { generation: string };
-  return { arrays: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.bin`), part: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.jsonl`) };
+  return { arrays: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.bin`), part: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.jsonl`) };
 }
 
 /** The port, counting the notes it reads. */

@@ -35,7 +35,7 @@ describe('records saved in parts', () => {
 
   it('reads back every record in order, across parts, and removes the files of earlier saves', async () => {
     await saveRecords(port, FILE, 1, recordsOf(2500, 'big'), [new Uint8Array([1, 2, 3])]);
-    expect(await savedFiles()).toEqual(['index.G.0.jsonl', 'index.G.1.jsonl', 'index.G.2.jsonl', 'index.G.bin']);
+    expect(await savedFiles()).toEqual(['index.G.0.bin', 'index.G.0.jsonl', 'index.G.1.jsonl', 'index.G.2.jsonl']);
     const loaded = await loadRecords(port, FILE, 1, new Slicer());
     const records = loaded?.records as { i: number; tag: string; text: string }[];
     expect(records.map((record) => record.i)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
@@ -59,7 +59,7 @@ describe('records saved in parts', () => {
       return port.write(path, data);
     };
     await expect(saveRecords(quitting, FILE, 1, recordsOf(1200, 'b'), [new Uint8Array([8])])).rejects.toThrow('the app quit');
-    expect(await savedFiles()).toEqual(['index.G.0.jsonl', 'index.G.1.jsonl', 'index.G.bin', 'index.H.0.jsonl', 'index.H.1.jsonl', 'index.H.bin']);
+    expect(await savedFiles()).toEqual(['index.G.0.bin', 'index.G.0.jsonl', 'index.G.1.jsonl', 'index.H.0.bin', 'index.H.0.jsonl', 'index.H.1.jsonl']);
     const loaded = await loadRecords(port, FILE, 1, new Slicer());
     expect((loaded?.records as { tag: string }[]).every((record) => record.tag === 'a')).toBe(true);
     expect(loaded?.records).toHaveLength(1500);
@@ -68,6 +68,26 @@ describe('records saved in parts', () => {
     await saveRecords(port, FILE, 1, recordsOf(5, 'c'));
     expect(await savedFiles()).toEqual(['index.G.0.jsonl']);
     expect(((await loadRecords(port, FILE, 1, new Slicer()))?.records as { tag: string }[]).map((record) => record.tag)).toEqual(Array(5).fill('c'));
+  });
+
+  it('spreads the arrays over files of at most the part size, and joins them back', async () => {
+    const big = Uint32Array.from({ length: 3000 }, (_, i) => i * 2654435761);
+    const bytes = Uint8Array.from({ length: 777 }, (_, i) => i % 251);
+    await saveRecords(port, FILE, 1, recordsOf(3, 'a'), [bytes, big], new Slicer(), 4096);
+    const files = await savedFiles();
+    expect(files.filter((name) => name.endsWith('.bin'))).toEqual(['index.G.0.bin', 'index.G.1.bin', 'index.G.2.bin', 'index.G.3.bin']);
+    for (const name of await readdir(join(temp.dir, 'cache'))) if (name.endsWith('.bin')) expect((await readFile(join(temp.dir, 'cache', name))).length).toBeLessThanOrEqual(4096);
+    const loaded = await loadRecords(port, FILE, 1, new Slicer());
+    expect(loaded?.arrays).toEqual([bytes, big]);
+
+    // A part missing, or one too short, and the save is not read.
+    const header = JSON.parse(await readFile(join(temp.dir, FILE), 'utf8')) as { generation: string };
+    const third = join(temp.dir, `cache/index.${header.generation}.2.bin`);
+    const content = await readFile(third);
+    await writeFile(third, content.subarray(0, 100));
+    expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
+    await port.remove(`cache/index.${header.generation}.2.bin`);
+    expect(await loadRecords(port, FILE, 1, new Slicer())).toBeNull();
   });
 
   it('refuses another version, a missing or foreign part, damaged lines, and a header naming files elsewhere', async () => {

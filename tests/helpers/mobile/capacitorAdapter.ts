@@ -185,10 +185,12 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     for (const path of paths) {
       const entry = this.store.get(path);
       if (entry === null) continue;
-      const bytes = entry.type === 'file' ? await this.store.read(path) : undefined;
-      puts.push({ path: to + path.slice(from.length), entry: removeSource ? entry : { ...entry, ctime: Date.now() }, ...(bytes === undefined ? {} : { bytes }) });
+      // A rename moves entries and leaves the bytes in place; a copy writes them again.
+      const bytes = entry.type === 'file' && !removeSource ? await this.store.read(path) : undefined;
+      const moved = entry.type === 'file' ? { ...entry, bytesKey: entry.bytesKey ?? path } : entry;
+      puts.push({ path: to + path.slice(from.length), entry: removeSource ? moved : { ...entry, ctime: Date.now() }, ...(bytes === undefined ? {} : { bytes }) });
     }
-    await this.store.commit(puts, removeSource ? paths.reverse() : []);
+    await this.store.commit(puts, removeSource ? paths.reverse() : [], removeSource);
   }
 
   private async put(path: string, bytes: ArrayBuffer, options: Obsidian.DataWriteOptions | undefined): Promise<void> {

@@ -14,6 +14,12 @@ export interface StoredEntry {
   ctime: number;
   mtime: number;
   size: number;
+  /**
+   * Where a file's bytes are in the data store: a key of their own, so that a rename moves the
+   * entry and leaves the bytes where they are, as a phone's file system renames without copying.
+   * Absent for files seeded before (their bytes are under their path).
+   */
+  bytesKey?: string;
 }
 
 const META = 'meta';
@@ -25,6 +31,7 @@ export class IdbFileStore {
   /** Names in each folder, by the folder's path. */
   private readonly children = new Map<string, Set<string>>([['/', new Set()]]);
   private changed = new Set<string>();
+  private keysMade = 0;
 
   private constructor(
     readonly name: string,
@@ -88,33 +95,51 @@ export class IdbFileStore {
   /** The file's bytes, a fresh `ArrayBuffer` (IndexedDB clones on every read). */
   async read(path: string): Promise<ArrayBuffer> {
     const tx = this.db.transaction(DATA, 'readonly');
-    const value: unknown = await requestOf(tx.objectStore(DATA).get(path));
+    const value: unknown = await requestOf(tx.objectStore(DATA).get(bytesKeyOf(path, this.entries.get(path))));
     if (!(value instanceof ArrayBuffer)) throw new Error(`The store holds no bytes for "${path}".`);
     return value;
   }
 
-  /** Sets entries (with bytes for files) and removes paths, in one transaction. */
-  async commit(puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[], removes: string[] = []): Promise<void> {
+  /**
+   * Sets entries (with bytes for files written) and removes paths, in one transaction. With
+   * `moved`, the removed paths' bytes stay: the entries put carry their `bytesKey` (a rename).
+   */
+  async commit(puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[], removes: string[] = [], moved = false): Promise<void> {
+    const staleKeys: string[] = [];
+    for (const path of removes) {
+      const entry = this.entries.get(path);
+      if (!moved && entry?.type === 'file') staleKeys.push(bytesKeyOf(path, entry));
+    }
+    const written = puts.map((put) => {
+      if (put.bytes === undefined) return put;
+      const before = this.entries.get(put.path);
+      if (before?.type === 'file') staleKeys.push(bytesKeyOf(put.path, before));
+      return { ...put, entry: { ...put.entry, bytesKey: this.newBytesKey() } };
+    });
     // The table changes at once, so a `stat` right after sees the change; IndexedDB orders
     // transactions on one store, so a read that starts after this one sees its bytes.
     for (const path of removes) this.forget(path);
-    for (const { path, entry } of puts) this.remember(path, entry);
+    for (const { path, entry } of written) this.remember(path, entry);
     const tx = this.db.transaction([META, DATA], 'readwrite');
     const meta = tx.objectStore(META);
     const data = tx.objectStore(DATA);
-    for (const path of removes) {
-      meta.delete(path);
-      data.delete(path);
-    }
-    for (const { path, entry, bytes } of puts) {
+    for (const path of removes) meta.delete(path);
+    for (const key of staleKeys) data.delete(key);
+    for (const { path, entry, bytes } of written) {
       meta.put(entry, path);
-      if (bytes !== undefined) data.put(bytes, path);
+      if (bytes !== undefined && entry.bytesKey !== undefined) data.put(bytes, entry.bytesKey);
     }
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
       tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
     });
+  }
+
+  /** A data key no path can have (paths never start with `#`). */
+  private newBytesKey(): string {
+    this.keysMade += 1;
+    return `#${Date.now().toString(36)}.${this.keysMade.toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
   }
 
   /** The paths written or removed since the last call (or since the store opened). */
@@ -141,6 +166,10 @@ export class IdbFileStore {
     this.changed.add(path);
     this.children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf('/') + 1));
   }
+}
+
+function bytesKeyOf(path: string, entry: StoredEntry | undefined): string {
+  return entry?.bytesKey ?? path;
 }
 
 export function parentOf(path: string): string {

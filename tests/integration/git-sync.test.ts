@@ -174,6 +174,42 @@ describe('sync with a git remote over smart HTTP', () => {
     });
   });
 
+  describe('the push', () => {
+    const objects = (dir: string, ...revisions: string[]): string[] => gitCli(dir, 'rev-list', '--objects', ...revisions).split('\n').filter((line) => line !== '').map((line) => line.slice(0, 40)).sort();
+
+    it('stores a first push of many notes whole on the remote (its pack kept as sent): fsck --full clean, every object there', async () => {
+      // Over git's unpack limit (100 objects), so the remote keeps the pack rather than unpacking it.
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 150; i++) files[`Folder ${i % 7}/Sub ${i % 3}/Note ${i}.md`] = `# Note ${i}\n${'text '.repeat(i)}\n`;
+      const progress: SyncProgress[] = [];
+      await put(vault, files);
+      const result = await syncVault(vault, { remote: remote.url, username: USER, token: TOKEN, git: { now: () => DAY }, onProgress: (step) => progress.push(step) });
+      expect(result.pushed).toBeGreaterThan(0);
+      expect(remoteHead()).toBe(vaultHead());
+      expect(fsckProblems(remote.dir)).toEqual([]);
+      expect(objects(remote.dir, '--all')).toEqual(objects(vault, 'HEAD'));
+      expect(progress.map((step) => step.phase)).toEqual(expect.arrayContaining(['Counting objects', 'Compressing objects', 'Writing objects']));
+      expect(progress.find((step) => step.phase === 'Compressing objects' && step.loaded === step.total)?.total).toBe(objects(vault, 'HEAD').length);
+      await expectHealthy();
+    });
+
+    it('sends several commits of edits, moves, deletions, binary and empty files that the remote lacks', async () => {
+      await shared({ 'Note.md': 'one\n', 'Folder/Deep/Kept.md': 'kept\n', 'Folder/Moved.md': 'moved\n', 'Gone.md': 'gone\n' });
+      await commitInVault({ 'Note.md': 'one\ntwo\n', 'img/pic.png': Uint8Array.from({ length: 500 }, (_, i) => (i * 31) & 0xff), 'Empty.md': '' }, 'vault: edit, binary, empty');
+      await rm(join(vault, 'Folder/Moved.md'));
+      await rm(join(vault, 'Gone.md'));
+      await put(vault, { 'Elsewhere/Moved.md': 'moved\n' });
+      gitCli(vault, 'add', '-A');
+      gitCli(vault, 'commit', '-q', '-m', 'vault: move and delete');
+      await commitInVault({ 'Folder/Deep/New.md': 'new\n' }, 'vault: add deep');
+      expect(await sync()).toMatchObject({ ok: true, fetched: 0, pushed: 3, merged: false });
+      expect(remoteHead()).toBe(vaultHead());
+      expect(fsckProblems(remote.dir)).toEqual([]);
+      expect(objects(remote.dir, '--all')).toEqual(objects(vault, 'HEAD'));
+      await expectHealthy();
+    });
+  });
+
   describe("when the remote's HEAD names a branch it has not got", () => {
     it('still fetches the branch, counts nothing twice and fast-forwards', async () => {
       gitCli(remote.dir, 'symbolic-ref', 'HEAD', 'refs/heads/master');
@@ -354,6 +390,7 @@ describe('sync with a git remote over smart HTTP', () => {
       });
       const error = await syncError();
       expect(error.code).toBe('Rejected');
+      expect(error.message).toContain('Sync again');
       server.intercept(null);
       expect(await readdir(join(vault))).not.toContain('Phone.md');
       const result = await sync();
@@ -416,6 +453,7 @@ describe('sync with a git remote over smart HTTP', () => {
       const ours = await commitInVault({ 'Note.md': 'one\ntwo\n' }, 'vault: two');
       const error = await syncError();
       expect(error.code).toBe('Rejected');
+      expect(error.message).toMatch(/the remote refused the push \(refs\/heads\/main: pre-receive hook declined; the remote said: policy: pushes are closed\)\. Sync again/);
       expect(remoteHead()).toBe(before);
       expect(vaultHead()).toBe(ours);
       expect(gitCli(vault, 'rev-parse', 'refs/remotes/origin/main').trim()).toBe(before);

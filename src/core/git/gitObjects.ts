@@ -27,7 +27,8 @@ export class GitObjectStore {
   constructor(
     private readonly vault: VaultPort,
     readonly gitdir = '.git',
-    private readonly deflate: Deflate = deflateWithPako,
+    /** Compresses objects as stored (the platform's own zlib where there is one): a push packs with it too. */
+    readonly deflate: Deflate = deflateWithPako,
   ) {
     this.fs = createGitFs(vault);
   }

@@ -1,6 +1,7 @@
 import git from 'isomorphic-git';
 import type { VaultPort } from '../ports';
 import type { Deflate } from './gitObjects';
+import { assemblePack, packEntry } from './packFormat';
 import { sha1, toHex } from './sha1';
 
 /**
@@ -9,14 +10,12 @@ import { sha1, toHex } from './sha1';
  * are already stored (`packObjects`). A first snapshot stores thousands of notes, and a loose
  * object costs its own file, folder check and rename; one pack of them costs two files.
  *
- * The pack (version 2, blobs only, no deltas) and its index (version 2) follow git's
+ * The pack (`packFormat`: blobs only, no deltas) and its index (version 2) follow git's
  * `Documentation/gitformat-pack.txt`. The pack is moved into place before its index, as git does:
  * objects become visible with the index, and a crash between the two leaves a pack without an
  * index, which git ignores (`count-objects` calls it garbage) and the next snapshot writes again.
  */
 
-/** Blob type in a pack entry's header. */
-const BLOB_TYPE = 3;
 /** A pack is written once its compressed objects reach this size, so memory stays bounded. */
 const FLUSH_BYTES = 32 * 1024 * 1024;
 
@@ -44,7 +43,7 @@ export class PackWriter {
     const { oid } = await git.hashBlob({ object: content });
     if (this.added.has(oid)) return oid;
     this.added.add(oid);
-    const entry = packEntry(content, this.deflate(content));
+    const entry = packEntry('blob', content, this.deflate(content));
     this.entries.push({ oid, bytes: entry });
     this.entryBytes += entry.byteLength;
     if (this.entryBytes >= this.flushBytes) this.flush();
@@ -66,7 +65,7 @@ export class PackWriter {
   }
 
   private async write(entries: readonly PackedEntry[]): Promise<void> {
-    const { pack, checksum } = await buildPack(entries);
+    const { pack, checksum } = await assemblePack(entries.map((entry) => entry.bytes));
     const index = await buildIndex(entries, checksum);
     const folder = `${this.gitdir}/objects/pack`;
     const name = `${folder}/pack-${toHex(checksum)}`;
@@ -76,42 +75,6 @@ export class PackWriter {
     await this.vault.replace(`${folder}/tmp_pack_${suffix}`, `${name}.pack`);
     await this.vault.replace(`${folder}/tmp_idx_${suffix}`, `${name}.idx`);
   }
-}
-
-/** An entry's header (type and size, seven bits a byte after the first four) and its deflated content. */
-function packEntry(content: Uint8Array, deflated: Uint8Array): Uint8Array {
-  const header: number[] = [];
-  let size = content.byteLength;
-  let byte = (BLOB_TYPE << 4) | (size & 0x0f);
-  size = Math.floor(size / 16);
-  while (size > 0) {
-    header.push(byte | 0x80);
-    byte = size & 0x7f;
-    size = Math.floor(size / 128);
-  }
-  header.push(byte);
-  const entry = new Uint8Array(header.length + deflated.byteLength);
-  entry.set(header);
-  entry.set(deflated, header.length);
-  return entry;
-}
-
-async function buildPack(entries: readonly PackedEntry[]): Promise<{ pack: Uint8Array; checksum: Uint8Array }> {
-  let length = 12;
-  for (const entry of entries) length += entry.bytes.byteLength;
-  const pack = new Uint8Array(length + 20);
-  const view = new DataView(pack.buffer);
-  pack.set([0x50, 0x41, 0x43, 0x4b]); // "PACK"
-  view.setUint32(4, 2);
-  view.setUint32(8, entries.length);
-  let at = 12;
-  for (const entry of entries) {
-    pack.set(entry.bytes, at);
-    at += entry.bytes.byteLength;
-  }
-  const checksum = await sha1(pack.subarray(0, length));
-  pack.set(checksum, length);
-  return { pack, checksum };
 }
 
 async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Array): Promise<Uint8Array> {

@@ -1,5 +1,6 @@
 import type { GitHttpClient } from './gitHttpClient';
-import { collectBody, concatBytes, singleChunk } from './httpBody';
+import { collectBody, singleChunk } from './httpBody';
+import { joinPktLines, pktLines } from './pktLine';
 
 const ADVERTISEMENT = /\/info\/refs\?service=git-upload-pack$/;
 
@@ -48,31 +49,4 @@ export function withHeadSymref(bytes: Uint8Array, branch: string): Uint8Array {
   const newline = text.endsWith('\n') ? '\n' : '';
   lines[first] = new TextEncoder().encode(`${text.slice(0, text.length - newline.length)} symref=HEAD:refs/heads/${branch}${newline}`);
   return joinPktLines(lines);
-}
-
-/** The pkt-lines of `bytes` (null for a flush packet), or null when they do not parse. */
-function pktLines(bytes: Uint8Array): (Uint8Array | null)[] | null {
-  const lines: (Uint8Array | null)[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    if (at + 4 > bytes.length) return null;
-    const length = parseInt(new TextDecoder().decode(bytes.subarray(at, at + 4)), 16);
-    if (Number.isNaN(length) || (length !== 0 && length < 4) || at + Math.max(length, 4) > bytes.length) return null;
-    lines.push(length === 0 ? null : bytes.subarray(at + 4, at + length));
-    at += length === 0 ? 4 : length;
-  }
-  return lines;
-}
-
-function joinPktLines(lines: readonly (Uint8Array | null)[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const encoder = new TextEncoder();
-  for (const line of lines) {
-    if (line === null) {
-      parts.push(encoder.encode('0000'));
-      continue;
-    }
-    parts.push(encoder.encode((line.length + 4).toString(16).padStart(4, '0')), line);
-  }
-  return concatBytes(parts);
 }

@@ -23,3 +23,8 @@ export async function collectBody(body: HttpBody): Promise<Uint8Array> {
 export async function* singleChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array, void, undefined> {
   yield bytes;
 }
+
+/** `parts` as a body, one chunk each (not joined: the client may send them as they are). */
+export async function* chunks(parts: readonly Uint8Array[]): AsyncGenerator<Uint8Array, void, undefined> {
+  for (const part of parts) yield part;
+}

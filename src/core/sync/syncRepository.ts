@@ -22,6 +22,8 @@ import { commitsBetween, isAncestor, mergeBases } from './commitGraph';
 import { conflictCopyName } from './conflictCopyName';
 import type { GitHttpClient } from './gitHttpClient';
 import { mergeTrees, type FileMap } from './mergeTrees';
+import { NotGitServerError, RemoteHttpError, sendPack } from './sendPack';
+import { stripCredentials } from './remoteConfig';
 import { SyncError } from './SyncError';
 import { transportFs } from './transportFs';
 
@@ -31,9 +33,9 @@ export type SyncStep = 'fetched' | 'file-written' | 'merge-committed' | BranchMo
 export interface SyncOptions {
   /** The remote's URL, without credentials. */
   url: string;
-  /** isomorphic-git's HTTP client for this platform. */
+  /** The HTTP client for this platform (isomorphic-git's shape): fetch and push both go through it. */
   http: GitHttpClient;
-  /** Sent when the remote asks for them (HTTP Basic: a user name and a token or password). */
+  /** HTTP Basic: a user name and a token or password. A fetch sends them when the remote asks; a push, with each of its requests. */
   credentials?: { username: string; password: string } | null;
   /** The remote's name in `.git/config`, for the remote-tracking branch. Default `origin`. */
   remote?: string;
@@ -42,11 +44,15 @@ export interface SyncOptions {
   /** The clock (merge commits, conflict copies' dates). */
   now?: () => Date;
   onStep?: (step: SyncStep) => void | Promise<void>;
-  /** Progress of long fetches and pushes, as isomorphic-git reports it (`Receiving objects`, 120 of 800…). */
+  /**
+   * Progress of long fetches and pushes: a fetch's as isomorphic-git reports it (`Receiving
+   * objects`, 120 of 800…), a push's `Counting objects`, `Compressing objects`, `Writing objects`,
+   * then the remote's own phases.
+   */
   onProgress?: (progress: SyncProgress) => void;
 }
 
-/** One progress report: the phase (the server's or isomorphic-git's words), and how far along it is. */
+/** One progress report: the phase (the server's, isomorphic-git's or the push's words), and how far along it is. */
 export interface SyncProgress {
   phase: string;
   loaded: number;
@@ -146,10 +152,10 @@ async function syncRepository(repo: GitRepository, options: SyncOptions): Promis
 
   let pushed = 0;
   if (ours !== null && ours !== theirs) {
-    pushed = (await commitsBetween(repo, [ours], [theirs])).length;
+    const commits = await commitsBetween(repo, [ours], [theirs]);
+    pushed = commits.length;
     if (pushed > 0) {
-      const result = await git.push({ ...common, ref: branch, remoteRef: branch, force: false });
-      if (!result.ok) throw new SyncError('Rejected', `the remote refused the push${result.error === null || result.error === undefined ? '' : ` (${result.error})`}. Sync again to merge what changed there.`);
+      await sendPack(repo, { url: options.url, http: options.http, credentials: options.credentials, branch, ours, theirs, commits, deflate: repo.store.deflate, onProgress: options.onProgress });
       await updateRef(repo, trackingRef, ours, who, 'update by push', theirs);
       await step('pushed');
     }
@@ -350,26 +356,27 @@ function asSyncError(error: unknown, options: SyncOptions): Error {
   // The token only: the user name is no secret (and often part of the URL a message names).
   const secrets = [options.credentials?.password];
   const clean = (text: string): string => redactSecrets(text, secrets);
+  const url = stripCredentials(options.url).url;
   if (error instanceof SyncError) return new SyncError(error.code, clean(error.message), error.data);
   if (error instanceof GitBusyError) return error;
   if (error instanceof GitUnavailableError) return new SyncError('Conflict', clean(error.message));
-  if (error instanceof HttpTransportError) return new SyncError('Unreachable', clean(`cannot reach the remote ${options.url}: ${error.message}`));
+  if (error instanceof HttpTransportError) return new SyncError('Unreachable', clean(`cannot reach the remote ${url}: ${error.message}`));
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'HttpError') {
-    const status = (error as { data?: { statusCode?: unknown } }).data?.statusCode;
+  if (code === 'HttpError' || error instanceof RemoteHttpError) {
+    const status = error instanceof RemoteHttpError ? error.status : (error as { data?: { statusCode?: unknown } }).data?.statusCode;
     if (status === 401 || status === 403) {
       const hint = options.credentials === null || options.credentials === undefined ? NO_CREDENTIALS_HINT : 'check the user name and token (and that the token may read and write the repository)';
-      return new SyncError('AuthFailed', clean(`the remote ${options.url} refused access (HTTP ${String(status)}): ${hint}.`), { status });
+      return new SyncError('AuthFailed', clean(`the remote ${url} refused access (HTTP ${String(status)}): ${hint}.`), { status });
     }
-    return new SyncError('Unreachable', clean(`the remote ${options.url} answered HTTP ${String(status)}; check the URL.`), { status });
+    return new SyncError('Unreachable', clean(`the remote ${url} answered HTTP ${String(status)}; check the URL.`), { status });
   }
-  if (code === 'UserCanceledError') return new SyncError('AuthFailed', clean(`the remote ${options.url} asked for credentials: ${NO_CREDENTIALS_HINT}.`));
+  if (code === 'UserCanceledError') return new SyncError('AuthFailed', clean(`the remote ${url} asked for credentials: ${NO_CREDENTIALS_HINT}.`));
   if (code === 'PushRejectedError' || code === 'GitPushError') {
     return new SyncError('Rejected', clean(`the remote refused the push (${message}): it has commits this vault has not merged yet. Sync again to merge them.`));
   }
-  if (code === 'SmartHttpError' || code === 'UrlParseError' || code === 'UnknownTransportError' || code === 'ParseError') {
-    return new SyncError('Unreachable', clean(`the remote ${options.url} did not answer as a git server: ${message}`));
+  if (code === 'SmartHttpError' || code === 'UrlParseError' || code === 'UnknownTransportError' || code === 'ParseError' || error instanceof NotGitServerError) {
+    return new SyncError('Unreachable', clean(`the remote ${url} did not answer as a git server: ${message}`));
   }
   if (isRecursaError(error)) {
     error.message = clean(error.message);

@@ -9,7 +9,7 @@ const PACK_FILE = /^(\.git\/objects\/pack\/)([^/]+\.(?:pack|idx))$/;
 let counter = 0;
 
 /**
- * The fs client for isomorphic-git's `fetch` and `push`, over the repository's own, with two
+ * The fs client for isomorphic-git's `fetch`, over the repository's own, with two
  * changes that keep the repository valid for every other git program:
  *
  * - refs are never written by isomorphic-git (it writes them in place, without git's locks): what

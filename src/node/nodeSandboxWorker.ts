@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import workerSource from 'recursa:sandbox-worker';
 import type { SandboxWorker } from '../core/sandbox/protocol';
@@ -53,10 +54,14 @@ class OffHeapMeter {
   }
 }
 
-/** Memory of this thread's isolate: its V8 heap and what it holds outside it (ArrayBuffers included). */
+/**
+ * Memory of this thread's isolate: its V8 heap and what it holds outside it (ArrayBuffers
+ * included). The heap statistics say it without `process.memoryUsage()`'s read of the resident
+ * size from the system, which cost a tenth of a millisecond on every message.
+ */
 function hostBytes(): number {
-  const usage = process.memoryUsage();
-  return usage.heapTotal + usage.external;
+  const heap = getHeapStatistics();
+  return heap.total_heap_size + heap.external_memory;
 }
 
 /** A sandbox worker in a `worker_threads` Worker, with a memory limit. */

@@ -509,6 +509,23 @@ describe('the sandbox under attack', () => {
       await expectHealthy();
     });
 
+    // The methods themselves: a property on one, or another prototype for it, would be the code's own to read back.
+    it('cannot change mem\'s or console\'s methods themselves', async () => {
+      const result = await run(`
+        const out = [];
+        for (const fn of [mem.readFile, console.log]) {
+          out.push(Object.isFrozen(fn));
+          try { fn.extra = 1; out.push('added'); } catch (e) { out.push(e.name); }
+          try { Object.setPrototypeOf(fn, {}); out.push('reparented'); } catch (e) { out.push(e.name); }
+          try { Object.defineProperty(fn, 'name', { value: 'forged' }); out.push('renamed'); } catch (e) { out.push(e.name); }
+        }
+        out.push(Object.isFrozen(console), Object.getPrototypeOf(mem.readFile) === Function.prototype, Object.isFrozen(Object.getPrototypeOf(mem.readFile)));
+        return out;
+      `);
+      expect(result).toMatchObject({ ok: true, value: [true, 'TypeError', 'TypeError', 'TypeError', true, 'TypeError', 'TypeError', 'TypeError', true, true, true] });
+      await expectHealthy();
+    });
+
     // Prototype tampering: Object.setPrototypeOf(mem, …), mem.__proto__.x = …
     it('cannot change the prototype of mem or pollute it through mem.__proto__', async () => {
       const result = await run(`

@@ -54,6 +54,12 @@ interface LiveWorker {
 }
 
 /**
+ * Why a run's scope is aborted when it ends. Given, not left to `abort()`, which makes a
+ * `DOMException` (with its stack) on every run; nothing reads it.
+ */
+const RUN_ENDED = Object.freeze(new Error('the run ended'));
+
+/**
  * Runs model-written code against `mem` in a worker, one run at a time. The worker is reused
  * between runs (a warm run costs milliseconds) and replaced after any run that had to be stopped.
  *
@@ -133,7 +139,7 @@ export class Sandbox {
       const end = (outcome: Partial<RunResult> & { error: RunError | null } | 'not-picked-up', kill: boolean): void => {
         if (settled) return;
         settled = true;
-        scope.abort();
+        scope.abort(RUN_ENDED);
         for (const timer of timers) clearTimeout(timer);
         worker.listeners.delete(onMessage);
         worker.failures.delete(onFailure);

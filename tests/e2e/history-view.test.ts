@@ -244,4 +244,28 @@ describe('the agent history view (headless Chromium)', () => {
     }
     expect(errors).toEqual([]);
   });
+  it('names the MCP client a commit was made for, and reverts it like any other', async () => {
+    const v = vault as GitVault;
+    v.session.client = 'Claude Code';
+    await v.mem.writeFile('Clients.md', 'written for an MCP client\n');
+    const made = await v.mem.commitChanges('Note what the client asked');
+    v.session.client = null;
+    expect(gitCli(v.dir, 'log', '-1', '--format=%(trailers:key=Recursa-Client,valueonly)').trim()).toBe('Claude Code');
+    await page.evaluate(() => window.recursaHistory.refresh());
+    const first = item(0);
+    expect(await first.locator('.recursa-history-subject').textContent()).toBe('Note what the client asked');
+    expect(await first.locator('.recursa-history-client').textContent()).toBe('via Claude Code');
+    expect(await first.locator('.recursa-history-client').getAttribute('aria-label')).toBe('Made for the MCP client Claude Code');
+    // The plugin's own runs name no client.
+    expect(await item(1).locator('.recursa-history-client').count()).toBe(0);
+
+    await first.getByRole('button', { name: 'Revert' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revert' }).click();
+    await page.waitForFunction(() => window.recursaHistory.notices().some((text) => text.includes('Note what the client asked')));
+    expect(gitCli(v.dir, 'log', '-1', '--format=%s').trim()).toBe('Revert "Note what the client asked"');
+    expect(gitCli(v.dir, 'rev-parse', 'HEAD^').trim()).toBe(made);
+    expect(gitCli(v.dir, 'ls-files', 'Clients.md')).toBe('');
+    gitCli(v.dir, 'fsck', '--strict');
+    expect(errors).toEqual([]);
+  });
 });

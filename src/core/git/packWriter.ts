@@ -16,13 +16,19 @@ import { sha1, toHex } from './sha1';
  * index, which git ignores (`count-objects` calls it garbage) and the next snapshot writes again.
  */
 
-/** A pack is written once its compressed objects reach this size, so memory stays bounded. */
-const FLUSH_BYTES = 32 * 1024 * 1024;
+/**
+ * A pack is written once its compressed objects reach this size, so memory stays bounded and no
+ * one write holds the app for long: an adapter writes a file in one go (Obsidian mobile's passes
+ * it over the app's bridge), and a 32 MB pack held a phone's main thread for a quarter of a second.
+ */
+const FLUSH_BYTES = 8 * 1024 * 1024;
 
 interface PackedEntry {
   oid: string;
   /** The entry as it stands in the pack: type and size header, then the deflated content. */
   bytes: Uint8Array;
+  /** The entry's CRC-32, for the index: taken as each is added, not all at once when the pack is written. */
+  crc: number;
 }
 
 export class PackWriter {
@@ -44,7 +50,7 @@ export class PackWriter {
     if (this.added.has(oid)) return oid;
     this.added.add(oid);
     const entry = packEntry('blob', content, this.deflate(content));
-    this.entries.push({ oid, bytes: entry });
+    this.entries.push({ oid, bytes: entry, crc: crc32(entry) });
     this.entryBytes += entry.byteLength;
     if (this.entryBytes >= this.flushBytes) this.flush();
     return oid;
@@ -107,7 +113,7 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   const positions = crcs + count * 4;
   sorted.forEach((entry, i) => {
     index.set(fromHex(entry.oid), oids + i * 20);
-    view.setUint32(crcs + i * 4, crc32(entry.bytes));
+    view.setUint32(crcs + i * 4, entry.crc);
     view.setUint32(positions + i * 4, offsets.get(entry.oid) as number);
   });
   const trailer = positions + count * 4;

@@ -64,14 +64,15 @@ async function readNotes(
   for (let at = 0; at < notes.length; at += parallel) {
     const batch = notes.slice(at, at + parallel);
     const texts = await Promise.all(batch.map((path) => reader.readIfChanged(path, cached?.get(path))));
-    batch.forEach((path, i) => {
+    for (const [i, path] of batch.entries()) {
       const read = texts[i];
-      if (read === undefined) return;
       // With a loaded cache the full-text index exists and takes changes one by one.
+      if (read === undefined) continue;
       if (fullText === null) state.applyRead(path, read);
       else if (read === null) state.forget(path);
       else fullText.add(fullTextDocument(path, state.storeNote(path, read), read.text));
-    });
-    if (await slicer.maybeYield()) options.onProgress?.({ done: at + batch.length, total: notes.length });
+      // A note at a time: a batch of long notes parsed in one go held a phone's main thread too long.
+      if (await slicer.maybeYield()) options.onProgress?.({ done: at + i + 1, total: notes.length });
+    }
   }
 }

@@ -21,7 +21,7 @@ import { sha1, toHex } from './sha1';
  * one write holds the app for long: an adapter writes a file in one go (Obsidian mobile's passes
  * it over the app's bridge), and a 32 MB pack held a phone's main thread for a quarter of a second.
  */
-const FLUSH_BYTES = 8 * 1024 * 1024;
+const FLUSH_BYTES = 4 * 1024 * 1024;
 
 interface PackedEntry {
   oid: string;

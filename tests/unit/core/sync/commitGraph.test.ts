@@ -1,12 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { GitService } from '../../../../src/core/git/GitService';
 import type { GitRepository } from '../../../../src/core/git/repository';
-import { WriteSet } from '../../../../src/core/mem';
 import { commitsBetween, isAncestor, mergeBases } from '../../../../src/core/sync/commitGraph';
-import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { GIT_ENV } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
+import { withRepository as withRepositoryIn } from '../../../helpers/gitRepositoryTask';
 
 /** A small deterministic generator (mulberry32). */
 function rng(seed: number): () => number {
@@ -61,16 +59,7 @@ function randomHistory(dir: string, seed: number, size: number): string[] {
 describe('commitGraph', () => {
   const temp = useTempDir('recursa-commit-graph-');
 
-  async function withRepository<T>(task: (repo: GitRepository) => Promise<T>): Promise<T> {
-    const port = await NodeVaultPort.open(temp.dir, { watch: false });
-    const service = await GitService.open(port, new WriteSet(port), { configDir: '.obsidian', snapshot: false });
-    try {
-      return await service.runExclusive(task);
-    } finally {
-      service.close();
-      port.close();
-    }
-  }
+  const withRepository = <T>(task: (repo: GitRepository) => Promise<T>): Promise<T> => withRepositoryIn(temp.dir, task);
 
   const cli = (...args: string[]): string => execFileSync('git', ['-C', temp.dir, ...args], { encoding: 'utf8', env: GIT_ENV });
   const sorted = (items: readonly string[]): string[] => [...items].sort();

@@ -2,15 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitService } from '../../../../src/core/git/GitService';
 import { deflateWithPako } from '../../../../src/core/git/gitObjects';
 import type { GitRepository } from '../../../../src/core/git/repository';
-import { WriteSet } from '../../../../src/core/mem';
 import { commitsBetween } from '../../../../src/core/sync/commitGraph';
 import { buildPushPack, listPushObjects } from '../../../../src/core/sync/pushPack';
-import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { GIT_ENV } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
+import { withRepository as withRepositoryIn } from '../../../helpers/gitRepositoryTask';
 
 /** A small deterministic generator (mulberry32). */
 function rng(seed: number): () => number {
@@ -28,16 +26,7 @@ describe('pushPack', () => {
   const cli = (...args: string[]): string => execFileSync('git', ['-C', temp.dir, ...args], { encoding: 'utf8', env: GIT_ENV }).trim();
   const objectsOf = (...revisions: string[]): string[] => cli('rev-list', '--objects', ...revisions).split('\n').filter((line) => line !== '').map((line) => line.slice(0, 40));
 
-  async function withRepository<T>(task: (repo: GitRepository) => Promise<T>): Promise<T> {
-    const port = await NodeVaultPort.open(temp.dir, { watch: false });
-    const service = await GitService.open(port, new WriteSet(port), { configDir: '.obsidian', snapshot: false });
-    try {
-      return await service.runExclusive(task);
-    } finally {
-      service.close();
-      port.close();
-    }
-  }
+  const withRepository = <T>(task: (repo: GitRepository) => Promise<T>): Promise<T> => withRepositoryIn(temp.dir, task);
 
   async function listed(ours: string, theirs: string | null): Promise<string[]> {
     return withRepository(async (repo) => {

@@ -2,9 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitService } from '../../../../src/core/git/GitService';
 import type { GitRepository } from '../../../../src/core/git/repository';
-import { WriteSet } from '../../../../src/core/mem';
 import { commitsBetween } from '../../../../src/core/sync/commitGraph';
 import type { GitHttpClient } from '../../../../src/core/sync/gitHttpClient';
 import { collectBody, singleChunk } from '../../../../src/core/sync/httpBody';
@@ -12,9 +10,9 @@ import { pktLines } from '../../../../src/core/sync/pktLine';
 import { NotGitServerError, parseAdvertisement, readPushReport, RemoteHttpError, requireAccepted, sendPack, type PushReport } from '../../../../src/core/sync/sendPack';
 import { SyncError } from '../../../../src/core/sync/SyncError';
 import type { SyncProgress } from '../../../../src/core/sync/syncRepository';
-import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { GIT_ENV } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
+import { withRepository as withRepositoryIn } from '../../../helpers/gitRepositoryTask';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -156,16 +154,7 @@ describe('sendPack', () => {
     return cli('rev-parse', 'HEAD');
   }
 
-  async function withRepository<T>(task: (repo: GitRepository) => Promise<T>): Promise<T> {
-    const port = await NodeVaultPort.open(temp.dir, { watch: false });
-    const service = await GitService.open(port, new WriteSet(port), { configDir: '.obsidian', snapshot: false });
-    try {
-      return await service.runExclusive(task);
-    } finally {
-      service.close();
-      port.close();
-    }
-  }
+  const withRepository = <T>(task: (repo: GitRepository) => Promise<T>): Promise<T> => withRepositoryIn(temp.dir, task);
 
   interface Seen {
     url: string;

@@ -1,6 +1,5 @@
-import { compareCodePoints } from '../util/compareCodePoints';
 import type { Signature } from './commitObjects';
-import { smudgeRacyEntries, type StagedFile } from './commitFiles';
+import { mergedEntries, smudgeRacyEntries, type StagedFile } from './commitFiles';
 import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
 import { indexEntryFor } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
@@ -44,9 +43,8 @@ export async function moveBranch(repo: GitRepository, move: BranchMove): Promise
     for (const file of move.files) {
       replaced.set(file.path, file.oid === null ? null : indexEntryFor(file.path, file.oid, file.stat ?? UNKNOWN_STAT, parseInt(file.mode ?? '100644', 8)));
     }
-    const entries = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
-    for (const entry of replaced.values()) if (entry !== null) entries.push(entry);
-    entries.sort((a, b) => compareCodePoints(a.path, b.path) || a.stage - b.stage);
+    const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
+    const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
     const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
     const bytes = await serializeIndex(next);
     await update.stage(indexPath, bytes);

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mergedEntries } from '../../../../src/core/git/commitFiles';
+import type { IndexEntry } from '../../../../src/core/git/indexFile';
+import { compareCodePoints } from '../../../../src/core/util/compareCodePoints';
+
+function entry(path: string, stage = 0): IndexEntry {
+  return {
+    path, stage, oid: '0'.repeat(40), mode: 0o100644, size: 0, ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0,
+    assumeValid: false, skipWorktree: false, intentToAdd: false,
+  } as IndexEntry;
+}
+
+const gitOrder = (a: IndexEntry, b: IndexEntry): number => compareCodePoints(a.path, b.path) || a.stage - b.stage;
+// Paths where UTF-16 order and code-point (UTF-8) order differ, and prefixes of one another.
+const PATHS = ['a.md', 'a/b.md', 'a-b.md', 'B.md', 'é.md', '\uFF61.md', '😀.md', 'z/y.md', 'a.md.md'];
+
+describe('mergedEntries', () => {
+  it('gives what a full sort of both in git\'s order gives, for an index in that order', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...PATHS)), fc.uniqueArray(fc.constantFrom(...PATHS)), (indexPaths, addedPaths) => {
+        const index = indexPaths.filter((path) => !addedPaths.includes(path)).map((path) => entry(path)).sort(gitOrder);
+        const added = addedPaths.map((path) => entry(path));
+        const merged = mergedEntries(index, added);
+        expect(merged.map((e) => e.path)).toEqual([...index, ...added].sort(gitOrder).map((e) => e.path));
+      }),
+      { numRuns: 300, seed: 41 },
+    );
+  });
+
+  it('keeps conflict stages of a path together, in stage order, and loses nothing from an index out of order', () => {
+    const index = [entry('a.md', 1), entry('a.md', 2), entry('a.md', 3), entry('c.md')];
+    expect(mergedEntries(index, [entry('b.md'), entry('a-b.md')]).map((e) => `${e.path}:${e.stage}`)).toEqual(['a-b.md:0', 'a.md:1', 'a.md:2', 'a.md:3', 'b.md:0', 'c.md:0']);
+    const unordered = [entry('z.md'), entry('a.md')];
+    expect(mergedEntries(unordered, [entry('m.md')]).map((e) => e.path).sort()).toEqual(['a.md', 'm.md', 'z.md']);
+  });
+});

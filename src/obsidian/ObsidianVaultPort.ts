@@ -265,9 +265,12 @@ export class ObsidianVaultPort implements VaultPort {
             await this.ensureParents(to);
             await rename();
           }
+        } else if (target === null && (await this.renamedToNew(from, to))) {
+          // Mobile, nothing at `to` yet (a new git object): the adapter's own rename moves the file
+          // without copying its bytes.
         } else {
-          // Mobile: no rename over a file. Write `from`'s bytes over `to` in place, then remove
-          // `from`; `to` is never removed, so it is never missing (a crash between the steps
+          // Mobile, over a file: no rename over one. Write `from`'s bytes over `to` in place, then
+          // remove `from`; `to` is never removed, so it is never missing (a crash between the steps
           // leaves both, and `to` already holds the new content).
           await this.requireKind(from, 'file');
           const bytes = await this.vault.adapter.readBinary(from);
@@ -279,6 +282,18 @@ export class ObsidianVaultPort implements VaultPort {
         this.emit({ type: 'delete', path: from, kind: 'file' });
       }),
     );
+  }
+
+  /** Renames a file to a path nothing is at; false (nothing moved) when the adapter refuses. */
+  private async renamedToNew(from: string, to: string): Promise<boolean> {
+    await this.requireKind(from, 'file');
+    await this.ensureParents(to);
+    try {
+      await this.vault.adapter.rename(from, to);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async append(path: string, data: string): Promise<void> {

@@ -212,6 +212,25 @@ describe('ObsidianVaultPort', () => {
       expect(remove.mock.calls).toEqual([['.git/HEAD.lock']]);
       expect(rename).not.toHaveBeenCalled();
     });
+
+    it('moves a file to a path nothing is at with the adapter\'s rename, its bytes never read', async () => {
+      const read = vi.spyOn(app.vault.adapter, 'readBinary');
+      const rename = vi.spyOn(app.vault.adapter, 'rename');
+      await seed('.git/objects/ab/tmp_obj_1', 'object');
+      await port.replace('.git/objects/ab/tmp_obj_1', '.git/objects/cd/ef01');
+      expect(await onDisk('.git/objects/cd/ef01')).toBe('object');
+      expect(await port.exists('.git/objects/ab/tmp_obj_1')).toBe(false);
+      expect(rename.mock.calls).toEqual([['.git/objects/ab/tmp_obj_1', '.git/objects/cd/ef01']]);
+      expect(read).not.toHaveBeenCalled();
+    });
+
+    it('falls back to writing the bytes when the adapter refuses the rename', async () => {
+      vi.spyOn(app.vault.adapter, 'rename').mockRejectedValueOnce(new Error('Destination file already exists!'));
+      await seed('.git/refs/heads/main.lock', 'abc\n');
+      await port.replace('.git/refs/heads/main.lock', '.git/refs/heads/topic');
+      expect(await onDisk('.git/refs/heads/topic')).toBe('abc\n');
+      expect(await port.exists('.git/refs/heads/main.lock')).toBe(false);
+    });
   });
 
   describe('on desktop', () => {

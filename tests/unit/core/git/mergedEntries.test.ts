@@ -8,7 +8,7 @@ function entry(path: string, stage = 0): IndexEntry {
   return {
     path, stage, oid: '0'.repeat(40), mode: 0o100644, size: 0, ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0,
     assumeValid: false, skipWorktree: false, intentToAdd: false,
-  } as IndexEntry;
+  };
 }
 
 const gitOrder = (a: IndexEntry, b: IndexEntry): number => compareCodePoints(a.path, b.path) || a.stage - b.stage;

@@ -3,19 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { GitRepository } from '../../../../src/core/git/repository';
 import { commitsBetween, isAncestor, mergeBases } from '../../../../src/core/sync/commitGraph';
 import { GIT_ENV } from '../../../helpers/gitCli';
+import { seededRandom as rng } from '../../../helpers/seededRandom';
 import { useTempDir } from '../../../helpers/tempVault';
 import { withRepository as withRepositoryIn } from '../../../helpers/gitRepositoryTask';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A random history made with `git commit-tree` in `dir`: branches that commit, fork and merge each

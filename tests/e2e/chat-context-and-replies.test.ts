@@ -4,74 +4,29 @@
 // conversations). Screenshots of each state, light and dark, go to tests/e2e/screenshots/.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer, type ScriptedReply } from '../helpers/modelServer';
-import { makeTempDir } from '../helpers/tempVault';
-import { openHarness, SCREENSHOTS, writePluginSettings, type HarnessPage } from './harness/chatHarness';
-import { answer, NOTES, seedNotes } from './harness/chatVault';
+import type { ScriptedReply } from '../helpers/modelServer';
+import { CHAT_WIDTHS, useChatSuite } from './harness/chatSuite';
+import { answer, NOTES } from './harness/chatVault';
 import { contrastOf } from './helpers/contrast';
 
 const ALPHA = 'Projects/Alpha.md';
 const SAM = 'People/Sam.md';
 
-const WIDTHS = [
-  { width: 'desktop', viewport: { width: 1280, height: 800 }, phone: false },
-  { width: 'phone', viewport: { width: 390, height: 844 }, phone: true },
-] as const;
+describe.each(CHAT_WIDTHS)('the chat at $width width', ({ width, viewport, phone }) => {
+  const chat = useChatSuite({ tempPrefix: 'recursa-chat-ux-', viewport, phone, width, beforeEachTimeoutMs: 30_000 });
+  const { screenshot, openChat, input, send } = chat;
 
-describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) => {
-  let dir: string;
-  let removeDir: () => Promise<void>;
-  let server: ModelServer;
-  let harness: HarnessPage;
-
-  beforeEach(async () => {
-    ({ dir, remove: removeDir } = await makeTempDir('recursa-chat-ux-'));
-    await seedNotes(dir);
-    server = await startModelServer();
-    await writePluginSettings(dir, `${server.url}/v1`);
-    harness = await openHarness({ vaultDir: dir, viewport });
-    await harness.page.evaluate(async (isPhone) => {
-      window.recursaHarness?.setPhone(isPhone);
-      await window.recursaHarness?.loadPlugin();
-      await window.recursaHarness?.waitForCore();
-    }, phone);
-  }, 30_000);
-
-  afterEach(async () => {
-    await harness.close();
-    await server.close();
-    await removeDir();
-  });
-
-  const screenshot = async (name: string): Promise<void> => {
-    const { page } = harness;
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
-      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${width}-${theme}.png`) });
-    }
-    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
-  };
-  const openChat = async (): Promise<void> => {
-    // The ribbon is hidden on a phone; the command opens the chat at both widths.
-    await harness.page.evaluate(() => window.recursaHarness?.runCommand('recursa:open-chat'));
-    await harness.page.locator('.recursa-chat').waitFor();
-  };
-  const input = () => harness.page.getByRole('textbox', { name: 'Message to the agent' });
-  const send = async (text: string): Promise<void> => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
   const lastUser = (at = -1): string => {
-    const body = server.requests.at(at)?.body as { messages: { role: string; content: string }[] } | undefined;
+    const body = chat.server.requests.at(at)?.body as { messages: { role: string; content: string }[] } | undefined;
     return body?.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
   };
-  const openedSettingsTab = (): Promise<string | null | undefined> => harness.page.evaluate(() => window.recursaHarness?.app().setting.openedTab);
-  const replyText = () => harness.page.locator('.recursa-message-agent').last().textContent();
+  const openedSettingsTab = (): Promise<string | null | undefined> => chat.harness.page.evaluate(() => window.recursaHarness?.app().setting.openedTab);
+  const replyText = () => chat.harness.page.locator('.recursa-message-agent').last().textContent();
 
   it('shows the model in use and three starter prompts that fit the vault; a starter sends its note along', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await page.evaluate(() => window.recursaHarness?.openNote('Projects/Alpha.md'));
     await openChat();
     const model = page.locator('.recursa-empty-model');
@@ -83,7 +38,7 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     await page.getByRole('button', { name: 'Model: Custom (OpenAI-compatible) · test-model. Open settings' }).click();
     expect(await openedSettingsTab()).toBe('recursa');
 
-    server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }]);
+    chat.server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }]);
     await starters.first().click();
     await expect.poll(replyText, { timeout: 15_000 }).toBe('Alpha ships on Friday.');
     expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('Summarise Alpha in a few bullet points');
@@ -92,7 +47,7 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('attaches notes and folders picked with @ and [[, with their token counts; the title and the commit keep only what was typed', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await openChat();
     await input().focus();
     await page.keyboard.type('Compare @');
@@ -131,7 +86,7 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     expect(await chips.locator('.recursa-context-name').allTextContents()).toEqual(['People/Sam']);
     await page.keyboard.type(' for Sam');
 
-    server.script([
+    chat.server.script([
       { text: answer({ code: "const text = await mem.readFile('Inbox.md');\nawait mem.updateFile('Inbox.md', text, text + 'Compared.\\n');\nreturn 'ok';" }) },
       { text: answer({ reply: 'Sam is on track.' }) },
     ]);
@@ -144,8 +99,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     expect(await chips.count()).toBe(0);
 
     // The commit and the conversation's title hold what the person typed, nothing of the notes.
-    await expect.poll(() => gitCli(dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Compare with the launch plan for Sam');
-    expect(gitCli(dir, 'log', '-1', '--format=%B')).not.toMatch(/attached|<note/);
+    await expect.poll(() => gitCli(chat.dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Compare with the launch plan for Sam');
+    expect(gitCli(chat.dir, 'log', '-1', '--format=%B')).not.toMatch(/attached|<note/);
     await page.getByRole('button', { name: 'Past conversations' }).click();
     await expect.poll(() => page.locator('.recursa-conversation-title').allTextContents()).toEqual(['Compare with the launch plan for Sam']);
     await page.locator('.recursa-conversation-item').click();
@@ -155,9 +110,9 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('lists the notes the agent read and changed under its reply, marked apart, as links that open them', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await openChat();
-    server.script([
+    chat.server.script([
       {
         text: answer({
           code: `const sam = await mem.readFile('${SAM}');\nconst text = await mem.readFile('${ALPHA}');\nawait mem.updateFile('${ALPHA}', text, text + '- [ ] Call Sam\\n');\nreturn sam.length;`,
@@ -177,12 +132,12 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('copies, inserts at the cursor and saves a reply as a note, each from the keyboard', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 'https://recursa.test' });
     await page.evaluate(() => window.recursaHarness?.openNote('Inbox.md'));
     await openChat();
     const reply = 'Call **Sam** today.\n\n- [ ] Book the room';
-    server.script([{ text: answer({ reply }) }]);
+    chat.server.script([{ text: answer({ reply }) }]);
     await send('What should I do today?');
     await expect.poll(() => page.locator('.recursa-reply-actions').count(), { timeout: 15_000 }).toBe(1);
 
@@ -199,11 +154,11 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
 
     await insert.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => readFile(join(dir, 'Inbox.md'), 'utf8')).toBe(`${NOTES['Inbox.md']}${reply}`);
+    await expect.poll(() => readFile(join(chat.dir, 'Inbox.md'), 'utf8')).toBe(`${NOTES['Inbox.md']}${reply}`);
 
     await page.getByRole('button', { name: 'Save the reply as a new note' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => readFile(join(dir, 'What should I do today.md'), 'utf8').catch(() => null)).toBe(`${reply}\n`);
+    await expect.poll(() => readFile(join(chat.dir, 'What should I do today.md'), 'utf8').catch(() => null)).toBe(`${reply}\n`);
     await expect.poll(() => page.evaluate(() => window.recursaHarness?.activeFile())).toBe('What should I do today.md');
   });
 
@@ -234,10 +189,10 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   ];
 
   it('says what went wrong in a plain sentence, with the action that fixes it and the server text behind Details', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await openChat();
     for (const failure of FAILURES) {
-      server.script(failure.replies);
+      chat.server.script(failure.replies);
       await send(`Summarise my inbox (${failure.kind})`);
       const error = page.locator('.recursa-run-error');
       await expect.poll(() => error.locator('.recursa-run-error-text').textContent(), { timeout: 30_000 }).toBe(failure.sentence);

@@ -4,64 +4,21 @@
 // each state, light and dark, go to tests/e2e/screenshots/.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from '../helpers/modelServer';
-import { makeTempDir } from '../helpers/tempVault';
-import { openHarness, SCREENSHOTS, writePluginSettings, type HarnessPage } from './harness/chatHarness';
-import { answer, seedNotes } from './harness/chatVault';
+import { describe, expect, it } from 'vitest';
+import { CHAT_WIDTHS, useChatSuite } from './harness/chatSuite';
+import { answer } from './harness/chatVault';
 import { contrastOf } from './helpers/contrast';
 
 const LONG_PATH = 'Projects/Quarterly planning for the product launch and the marketing review/Launch checklist for Europe.md';
 
-const WIDTHS = [
-  { width: 'desktop', viewport: { width: 1280, height: 800 }, phone: false },
-  { width: 'phone', viewport: { width: 390, height: 844 }, phone: true },
-] as const;
+describe.each(CHAT_WIDTHS)('the chat at $width width', ({ width, viewport, phone }) => {
+  const chat = useChatSuite({ tempPrefix: 'recursa-chat-first-', viewport, phone, width, openChat: true, beforeEachTimeoutMs: 30_000 });
+  const { screenshot, input, send } = chat;
 
-describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) => {
-  let dir: string;
-  let removeDir: () => Promise<void>;
-  let server: ModelServer;
-  let harness: HarnessPage;
-
-  beforeEach(async () => {
-    ({ dir, remove: removeDir } = await makeTempDir('recursa-chat-first-'));
-    await seedNotes(dir);
-    server = await startModelServer();
-    await writePluginSettings(dir, `${server.url}/v1`);
-    harness = await openHarness({ vaultDir: dir, viewport });
-    await harness.page.evaluate(async (isPhone) => {
-      window.recursaHarness?.setPhone(isPhone);
-      await window.recursaHarness?.loadPlugin();
-      await window.recursaHarness?.waitForCore();
-      window.recursaHarness?.runCommand('recursa:open-chat');
-    }, phone);
-    await harness.page.locator('.recursa-chat').waitFor();
-  }, 30_000);
-
-  afterEach(async () => {
-    await harness.close();
-    await server.close();
-    await removeDir();
-  });
-
-  const screenshot = async (name: string): Promise<void> => {
-    const { page } = harness;
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
-      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${width}-${theme}.png`) });
-    }
-    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
-  };
-  const input = () => harness.page.getByRole('textbox', { name: 'Message to the agent' });
-  const send = async (text: string): Promise<void> => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
-  const replies = () => harness.page.locator('.recursa-message-agent');
+  const replies = () => chat.harness.page.locator('.recursa-message-agent');
   /** Where the top of the last reply is, relative to the top of the visible part of the conversation. */
   const lastReplyTop = (): Promise<number> =>
-    harness.page.evaluate(() => {
+    chat.harness.page.evaluate(() => {
       const list = document.querySelector('.recursa-messages');
       const reply = Array.from(document.querySelectorAll('.recursa-message-agent')).at(-1);
       return reply === undefined || list === null ? Number.NaN : reply.getBoundingClientRect().top - list.getBoundingClientRect().top;
@@ -69,8 +26,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   const longReply = (label: string): string => Array.from({ length: 40 }, (_, i) => `${label} paragraph ${i + 1}: the launch plan needs a date, an owner and a budget.`).join('\n\n');
 
   it('shows a long reply from its start, and leaves the person where they scrolled while a run streams', { timeout: 60_000 }, async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ reply: longReply('First') }) }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ reply: longReply('First') }) }]);
     await send('Write the launch plan');
     await expect.poll(() => replies().count(), { timeout: 15_000 }).toBe(1);
     await page.waitForTimeout(200);
@@ -81,7 +38,7 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     await screenshot('long-reply');
 
     // A second run streams slowly; the person scrolls up to read the first reply meanwhile.
-    server.script([{ text: answer({ think: 'Reading the launch plan again, slowly and with care.', reply: longReply('Second') }), chunkSizes: [24], delayMs: 20 }]);
+    chat.server.script([{ text: answer({ think: 'Reading the launch plan again, slowly and with care.', reply: longReply('Second') }), chunkSizes: [24], delayMs: 20 }]);
     await send('Shorten it');
     await expect.poll(() => page.locator('.recursa-status-text').textContent(), { timeout: 15_000 }).toMatch(/^Reading/);
     await page.locator('.recursa-messages').evaluate((el) => {
@@ -93,8 +50,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('keeps the file name of a long path whole, and shows a diff without git headers, readable, under a title on one line', async () => {
-    const { page } = harness;
-    server.script([
+    const { page } = chat.harness;
+    chat.server.script([
       { text: answer({ code: `await mem.writeFile('${LONG_PATH}', '# Launch checklist\\n\\n- [ ] Book the venue\\n'); return 'ok';` }) },
       { text: answer({ reply: 'I wrote the checklist.' }) },
     ]);
@@ -139,8 +96,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('lists past conversations with search, relative dates, rename and delete', async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }, { text: answer({ reply: 'Sam works on Alpha.' }) }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }, { text: answer({ reply: 'Sam works on Alpha.' }) }]);
     await send('When does Alpha ship?');
     await expect.poll(() => replies().count(), { timeout: 15_000 }).toBe(1);
     await page.getByRole('button', { name: 'New chat' }).click();
@@ -182,7 +139,7 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
     await screenshot('conversation-delete');
     await page.locator('.modal').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => titles.allTextContents()).toEqual(['Alpha launch date']);
-    const files = await readdir(join(dir, '.obsidian', 'plugins', 'recursa', 'conversations'));
+    const files = await readdir(join(chat.dir, '.obsidian', 'plugins', 'recursa', 'conversations'));
     expect(files.filter((name) => name.endsWith('.json'))).toHaveLength(1);
     // The open conversation was the deleted one: the chat starts afresh.
     await page.keyboard.press('Escape');
@@ -190,8 +147,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('says why Enter does not send while a run works, keeps the message, and Escape stops the run', async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ think: 'Looking through every note.' }) }, { hang: true }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ think: 'Looking through every note.' }) }, { hang: true }]);
     await send('Find every open task');
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 15_000 }).toBe(1);
     await input().fill('And the deadlines');
@@ -207,8 +164,8 @@ describe.each(WIDTHS)('the chat at $width width', ({ width, viewport, phone }) =
   });
 
   it('has named controls with a visible focus ring, tap targets of 32 px on a phone, narrower bubbles, and readable text', async () => {
-    const { page } = harness;
-    server.script([
+    const { page } = chat.harness;
+    chat.server.script([
       { text: answer({ code: "const text = await mem.readFile('Inbox.md');\nawait mem.updateFile('Inbox.md', text, text + 'Done.\\n');\nreturn 'ok';" }) },
       { text: answer({ reply: 'Marked it done.' }) },
     ]);

@@ -5,13 +5,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer } from '../helpers/modelServer';
-import { makeTempDir } from '../helpers/tempVault';
 import { contrastOf } from './helpers/contrast';
-import { openHarness, SCREENSHOTS, writePluginSettings, type HarnessPage } from './harness/chatHarness';
-import { answer, NOTES, seedNotes } from './harness/chatVault';
+import { CHAT_WIDTHS, useChatSuite } from './harness/chatSuite';
+import { answer, NOTES } from './harness/chatVault';
 
 const ALPHA = 'Projects/Alpha.md';
 const BETA = 'Projects/Beta.md';
@@ -20,61 +18,16 @@ await mem.updateFile('${ALPHA}', text, text + '- [ ] Plan Beta\\n');
 await mem.writeFile('${BETA}', '# Beta\\n\\nThe next project.\\n');
 return 'ok';`;
 
-const WIDTHS = [
-  { width: 'desktop', viewport: { width: 1280, height: 800 }, phone: false },
-  { width: 'phone', viewport: { width: 390, height: 844 }, phone: true },
-] as const;
+describe.each(CHAT_WIDTHS)('review before commit at $width width', ({ width, viewport, phone }) => {
+  const chat = useChatSuite({ tempPrefix: 'recursa-review-', viewport, phone, width, openChat: true, beforeEachTimeoutMs: 30_000 });
+  const { screenshot, openChat, input, send } = chat;
 
-describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport, phone }) => {
-  let dir: string;
-  let removeDir: () => Promise<void>;
-  let server: ModelServer;
-  let harness: HarnessPage;
-
-  const openChat = async (): Promise<void> => {
-    await harness.page.evaluate(() => window.recursaHarness?.runCommand('recursa:open-chat'));
-    await harness.page.locator('.recursa-chat').waitFor();
-  };
-
-  beforeEach(async () => {
-    ({ dir, remove: removeDir } = await makeTempDir('recursa-review-'));
-    await seedNotes(dir);
-    server = await startModelServer();
-    await writePluginSettings(dir, `${server.url}/v1`);
-    harness = await openHarness({ vaultDir: dir, viewport });
-    await harness.page.evaluate(async (isPhone) => {
-      window.recursaHarness?.setPhone(isPhone);
-      await window.recursaHarness?.loadPlugin();
-      await window.recursaHarness?.waitForCore();
-    }, phone);
-    await openChat();
-  }, 30_000);
-
-  afterEach(async () => {
-    await harness.close();
-    await server.close();
-    await removeDir();
-  });
-
-  const screenshot = async (name: string): Promise<void> => {
-    const { page } = harness;
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
-      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${width}-${theme}.png`) });
-    }
-    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
-  };
-  const input = () => harness.page.getByRole('textbox', { name: 'Message to the agent' });
-  const send = async (text: string): Promise<void> => {
-    await input().fill(text);
-    await input().press('Enter');
-  };
-  const settingsFile = (): Promise<{ reviewChanges?: boolean }> => readFile(join(dir, '.obsidian', 'plugins', 'recursa', 'data.json'), 'utf8').then((text) => JSON.parse(text) as { reviewChanges?: boolean });
+  const settingsFile = (): Promise<{ reviewChanges?: boolean }> => readFile(join(chat.dir, '.obsidian', 'plugins', 'recursa', 'data.json'), 'utf8').then((text) => JSON.parse(text) as { reviewChanges?: boolean });
   /** HEAD once the first snapshot of the vault is committed (it runs in the background at start). */
   const headAfterSnapshot = async (): Promise<string> => {
     const head = (): string | null => {
       try {
-        return gitCli(dir, 'rev-parse', 'HEAD').trim();
+        return gitCli(chat.dir, 'rev-parse', 'HEAD').trim();
       } catch {
         return null;
       }
@@ -83,16 +36,16 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     return head() ?? '';
   };
   const turnOnReview = async (): Promise<void> => {
-    await harness.page.getByRole('button', { name: 'Review changes before saving: off' }).click();
-    await expect.poll(() => harness.page.getByRole('button', { name: 'Review changes before saving: on' }).getAttribute('aria-pressed')).toBe('true');
+    await chat.harness.page.getByRole('button', { name: 'Review changes before saving: off' }).click();
+    await expect.poll(() => chat.harness.page.getByRole('button', { name: 'Review changes before saving: on' }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => (await settingsFile()).reviewChanges).toBe(true);
   };
 
   it('leaves the changes uncommitted for review; Undo restores a file exactly, Keep commits only what was kept', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await turnOnReview();
     const before = await headAfterSnapshot();
-    server.script([{ text: answer({ code: WRITE_TWO }) }, { text: answer({ reply: 'Added Beta.' }) }]);
+    chat.server.script([{ text: answer({ code: WRITE_TWO }) }, { text: answer({ reply: 'Added Beta.' }) }]);
     await send('Start the Beta project');
     const review = page.locator('.recursa-review');
     await expect.poll(() => review.count(), { timeout: 15_000 }).toBe(1);
@@ -100,8 +53,8 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     await expect.poll(() => files.locator('.recursa-path').evaluateAll((els) => els.map((el) => el.getAttribute('title')))).toEqual([ALPHA, BETA]);
     await expect.poll(() => files.nth(0).locator('.recursa-diff-added .recursa-diff-text').allTextContents()).toEqual(['- [ ] Plan Beta']);
     // Nothing is committed yet: the changes are in the work tree.
-    expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(before);
-    expect(gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe(` M ${ALPHA}\n?? ${BETA}\n`);
+    expect(gitCli(chat.dir, 'rev-parse', 'HEAD').trim()).toBe(before);
+    expect(gitCli(chat.dir, 'status', '--porcelain', '--', 'Projects')).toBe(` M ${ALPHA}\n?? ${BETA}\n`);
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
       const readings = await contrastOf(page, '.recursa-review *');
@@ -115,33 +68,33 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     await send('And a Gamma project');
     expect(await input().inputValue()).toBe('And a Gamma project');
     expect(await page.locator('.recursa-hint').textContent()).toBe('Keep or undo the changes under review first; your message stays here.');
-    expect(server.requests.length).toBe(2);
+    expect(chat.server.requests.length).toBe(2);
 
     await review.getByRole('button', { name: `Undo the changes to ${BETA}` }).click();
-    await expect.poll(() => existsSync(join(dir, BETA))).toBe(false);
-    expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(before);
+    await expect.poll(() => existsSync(join(chat.dir, BETA))).toBe(false);
+    expect(gitCli(chat.dir, 'rev-parse', 'HEAD').trim()).toBe(before);
     await review.getByRole('button', { name: `Keep the changes to ${ALPHA}` }).click();
     await expect.poll(() => review.locator('.recursa-review-outcome').textContent()).toBe('Kept 1 file, undid 1.');
-    expect(gitCli(dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
-    expect(gitCli(dir, 'rev-parse', 'HEAD^').trim()).toBe(before);
-    expect(gitCli(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
-    expect(await readFile(join(dir, ALPHA), 'utf8')).toBe(`${NOTES[ALPHA]}- [ ] Plan Beta\n`);
-    expect(gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
-    gitCli(dir, 'fsck', '--strict');
-    expect(existsSync(join(dir, '.obsidian', 'plugins', 'recursa', 'review.json'))).toBe(false);
+    expect(gitCli(chat.dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
+    expect(gitCli(chat.dir, 'rev-parse', 'HEAD^').trim()).toBe(before);
+    expect(gitCli(chat.dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
+    expect(await readFile(join(chat.dir, ALPHA), 'utf8')).toBe(`${NOTES[ALPHA]}- [ ] Plan Beta\n`);
+    expect(gitCli(chat.dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
+    gitCli(chat.dir, 'fsck', '--strict');
+    expect(existsSync(join(chat.dir, '.obsidian', 'plugins', 'recursa', 'review.json'))).toBe(false);
     await screenshot('review-done');
     expect(await page.locator('.recursa-hint').isVisible()).toBe(false);
   });
 
   it('shows a review left open when Obsidian closed again on the next start, and keeps it then', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     await turnOnReview();
     const before = await headAfterSnapshot();
-    server.script([{ text: answer({ code: WRITE_TWO }) }, { text: answer({ reply: 'Added Beta.' }) }]);
+    chat.server.script([{ text: answer({ code: WRITE_TWO }) }, { text: answer({ reply: 'Added Beta.' }) }]);
     await send('Start the Beta project');
     await expect.poll(() => page.locator('.recursa-review').count(), { timeout: 15_000 }).toBe(1);
     await page.locator('.recursa-review').getByRole('button', { name: `Undo the changes to ${BETA}` }).click();
-    await expect.poll(() => existsSync(join(dir, BETA))).toBe(false);
+    await expect.poll(() => existsSync(join(chat.dir, BETA))).toBe(false);
 
     // Obsidian closes with the review open, and starts again.
     await page.evaluate(async () => {
@@ -149,7 +102,7 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
       await window.recursaHarness?.loadPlugin();
       await window.recursaHarness?.waitForCore();
     });
-    expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(before);
+    expect(gitCli(chat.dir, 'rev-parse', 'HEAD').trim()).toBe(before);
     await openChat();
     const pending = page.locator('.recursa-pending-review');
     await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(1);
@@ -158,10 +111,10 @@ describe.each(WIDTHS)('review before commit at $width width', ({ width, viewport
     expect(await pending.locator('.recursa-review-file[data-decision="undone"] .recursa-path').getAttribute('title')).toBe(BETA);
     await screenshot('review-restored');
     await pending.getByRole('button', { name: 'Keep all changes' }).click();
-    await expect.poll(() => gitCli(dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
-    expect(gitCli(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
+    await expect.poll(() => gitCli(chat.dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
+    expect(gitCli(chat.dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
     // A commit moves the branch, then the index, as git's own does: the status settles once both moved.
-    await expect.poll(() => gitCli(dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
-    gitCli(dir, 'fsck', '--strict');
+    await expect.poll(() => gitCli(chat.dir, 'status', '--porcelain', '--', 'Projects')).toBe('');
+    gitCli(chat.dir, 'fsck', '--strict');
   });
 });

@@ -3,12 +3,10 @@
 // and dark, go to tests/e2e/screenshots/.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitCli } from '../helpers/gitCli';
-import { startModelServer, type ModelServer } from '../helpers/modelServer';
-import { makeTempDir } from '../helpers/tempVault';
-import { openHarness, SCREENSHOTS, writePluginSettings, type HarnessPage } from './harness/chatHarness';
-import { answer, NOTES, seedNotes } from './harness/chatVault';
+import { useChatSuite } from './harness/chatSuite';
+import { answer, NOTES } from './harness/chatVault';
 
 const ALPHA = 'Projects/Alpha.md';
 /** The notes (the plugin's own folder holds conversations and the index cache, outside the notes). */
@@ -19,42 +17,12 @@ await mem.updateFile('${ALPHA}', text, text + '- [ ] Call Sam about the launch\\
 return { updated: '${ALPHA}' };`;
 
 describe('the chat view in a browser', () => {
-  let dir: string;
-  let removeDir: () => Promise<void>;
-  let server: ModelServer;
-  let harness: HarnessPage;
-
-  beforeEach(async () => {
-    ({ dir, remove: removeDir } = await makeTempDir('recursa-chat-'));
-    await seedNotes(dir);
-    server = await startModelServer();
-    await writePluginSettings(dir, `${server.url}/v1`);
-    harness = await openHarness({ vaultDir: dir });
-    await harness.page.evaluate(async () => {
-      await window.recursaHarness?.loadPlugin();
-      await window.recursaHarness?.waitForCore();
-    });
-  });
-
-  afterEach(async () => {
-    await harness.close();
-    await server.close();
-    await removeDir();
-  });
-
-  /** Saves the page as it is now, light and dark. */
-  const screenshot = async (name: string): Promise<void> => {
-    const { page } = harness;
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((value) => window.recursaHarness?.setTheme(value), theme);
-      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${theme}.png`) });
-    }
-    await page.evaluate(() => window.recursaHarness?.setTheme('light'));
-  };
+  const chat = useChatSuite({ tempPrefix: 'recursa-chat-' });
+  const { screenshot, send } = chat;
 
   it('shows a request through: think status, code block, reply, changes; revert restores the file', async () => {
-    const { page } = harness;
-    server.script([
+    const { page } = chat.harness;
+    chat.server.script([
       // Streamed in small pieces, so the think line grows as the person watches.
       { text: answer({ think: 'Reading the Alpha project note.', code: ADD_TASK }), chunkSizes: [5], delayMs: 30 },
       { text: answer({ think: 'Done; telling the user.', reply: 'I added **Call Sam about the launch** to [[Projects/Alpha]].' }) },
@@ -100,10 +68,10 @@ describe('the chat view in a browser', () => {
     expect(await page.locator('.recursa-usage').textContent()).toMatch(/^2 steps · [\d.]+k? tokens · 2 vault calls$/);
     await screenshot('reply');
 
-    const changed = await readFile(join(dir, ALPHA), 'utf8');
+    const changed = await readFile(join(chat.dir, ALPHA), 'utf8');
     expect(changed).toBe(`${NOTES[ALPHA]}- [ ] Call Sam about the launch\n`);
-    expect(gitCli(dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
-    expect(gitCli(dir, 'log', '-1', '--format=%s')).toContain('Recursa: Add a task to call Sam');
+    expect(gitCli(chat.dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
+    expect(gitCli(chat.dir, 'log', '-1', '--format=%s')).toContain('Recursa: Add a task to call Sam');
 
     // The file's diff.
     await changes.getByRole('button', { name: `Show the changes to ${ALPHA}` }).click();
@@ -117,38 +85,34 @@ describe('the chat view in a browser', () => {
     await changes.getByRole('button', { name: 'Revert the changes of this run' }).click();
     await screenshot('revert-confirm');
     await page.locator('.modal').getByRole('button', { name: 'Cancel' }).click();
-    expect(await readFile(join(dir, ALPHA), 'utf8')).toBe(changed);
+    expect(await readFile(join(chat.dir, ALPHA), 'utf8')).toBe(changed);
     await changes.getByRole('button', { name: 'Revert the changes of this run' }).click();
     await page.locator('.modal').getByRole('button', { name: 'Revert' }).click();
     await expect.poll(() => changes.getAttribute('class')).toContain('is-reverted');
-    expect(await readFile(join(dir, ALPHA), 'utf8')).toBe(NOTES[ALPHA]);
-    expect(gitCli(dir, 'log', '-1', '--format=%s').trim()).toBe('Revert "Recursa: Add a task to call Sam to the Alpha project"');
-    expect(gitCli(dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
-    expect(gitCli(dir, 'show', `HEAD:${ALPHA}`)).toBe(NOTES[ALPHA]);
-    gitCli(dir, 'fsck', '--strict');
+    expect(await readFile(join(chat.dir, ALPHA), 'utf8')).toBe(NOTES[ALPHA]);
+    expect(gitCli(chat.dir, 'log', '-1', '--format=%s').trim()).toBe('Revert "Recursa: Add a task to call Sam to the Alpha project"');
+    expect(gitCli(chat.dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
+    expect(gitCli(chat.dir, 'show', `HEAD:${ALPHA}`)).toBe(NOTES[ALPHA]);
+    gitCli(chat.dir, 'fsck', '--strict');
     await screenshot('reverted');
-    expect(harness.pageErrors).toEqual([]);
+    expect(chat.harness.pageErrors).toEqual([]);
   });
 
+  /** Opens the chat from the ribbon, as a person at a desktop does. */
   const openChat = async (): Promise<void> => {
-    await harness.page.getByRole('button', { name: 'Open agent chat' }).click();
-  };
-  const send = async (text: string): Promise<void> => {
-    const input = harness.page.getByRole('textbox', { name: 'Message to the agent' });
-    await input.fill(text);
-    await input.press('Enter');
+    await chat.harness.page.getByRole('button', { name: 'Open agent chat' }).click();
   };
 
   it('stops a long run at once when the person presses Stop', async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ think: 'Looking through every project note.', code: ADD_TASK }) }, { hang: true }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ think: 'Looking through every project note.', code: ADD_TASK }) }, { hang: true }]);
     await page.evaluate(() => window.recursaHarness?.openNote('Projects/Alpha.md'));
     await openChat();
     await send('Add a task to call Sam to the Alpha project');
     const status = page.locator('.recursa-status');
     await expect.poll(() => page.locator('.recursa-code-summary-text').textContent(), { timeout: 15_000 }).toMatch(/^Worked in your notes/);
     await expect.poll(() => status.locator('.recursa-status-text').textContent()).toBe('Looking through every project note.');
-    await expect.poll(() => server.requests.length).toBe(2);
+    await expect.poll(() => chat.server.requests.length).toBe(2);
     await screenshot('working');
 
     const started = Date.now();
@@ -161,15 +125,15 @@ describe('the chat view in a browser', () => {
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
     // What the agent had changed is committed, naming the cancelled run; nothing else was asked.
     await expect.poll(() => page.locator('.recursa-changes .recursa-file-chip').allTextContents()).toEqual(['Projects/Alpha']);
-    expect(gitCli(dir, 'log', '-1', '--format=%B')).toContain('was cancelled');
-    expect(gitCli(dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
-    expect(server.requests.length).toBe(2);
+    expect(gitCli(chat.dir, 'log', '-1', '--format=%B')).toContain('was cancelled');
+    expect(gitCli(chat.dir, 'status', '--porcelain', '--', ...NOTE_FOLDERS)).toBe('');
+    expect(chat.server.requests.length).toBe(2);
     await screenshot('stopped');
-    expect(harness.pageErrors).toEqual([]);
+    expect(chat.harness.pageErrors).toEqual([]);
   });
 
   it('keeps a reply with HTML and script inert, and its note links open notes', async () => {
-    const { page } = harness;
+    const { page } = chat.harness;
     const payload = [
       'Found it: <img src=x onerror="window.xssCount = (window.xssCount || 0) + 1"> and <script>window.xssCount = (window.xssCount || 0) + 1</script>',
       '',
@@ -177,7 +141,7 @@ describe('the chat view in a browser', () => {
       '',
       '[a link](javascript:window.xssCount=1), [[Projects/Alpha|the Alpha note]] and `<b>code</b>`.',
     ].join('\n');
-    server.script([{ text: answer({ think: 'Answering.', reply: payload }) }]);
+    chat.server.script([{ text: answer({ think: 'Answering.', reply: payload }) }]);
     await openChat();
     await send('What is in my notes?');
     const reply = page.locator('.recursa-message-agent');
@@ -205,8 +169,8 @@ describe('the chat view in a browser', () => {
   });
 
   it('sends with Enter, breaks lines with Shift+Enter, recalls the last request with ArrowUp', async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ reply: 'Noted.' }) }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ reply: 'Noted.' }) }]);
     await openChat();
     const input = page.getByRole('textbox', { name: 'Message to the agent' });
     await input.focus();
@@ -214,12 +178,12 @@ describe('the chat view in a browser', () => {
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.type('second line');
     expect(await input.inputValue()).toBe('First line\nsecond line');
-    expect(server.requests.length).toBe(0);
+    expect(chat.server.requests.length).toBe(0);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Noted.');
     expect(await input.inputValue()).toBe('');
     expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('First line\nsecond line');
-    const sent = server.requests[0]?.body as { messages: { role: string; content: string }[] };
+    const sent = chat.server.requests[0]?.body as { messages: { role: string; content: string }[] };
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'First line\nsecond line' });
     await page.keyboard.press('ArrowUp');
     expect(await input.inputValue()).toBe('First line\nsecond line');
@@ -237,8 +201,8 @@ describe('the chat view in a browser', () => {
   });
 
   it('shows a code block that failed with its error, and the model going on from it', async () => {
-    const { page } = harness;
-    server.script([
+    const { page } = chat.harness;
+    chat.server.script([
       { text: answer({ think: 'Opening the meeting note.', code: "return await mem.readFile('Meetings/Monday.md');" }) },
       { text: answer({ think: 'It does not exist; listing notes.', code: "return await mem.listFiles('');" }) },
       { text: answer({ reply: 'There is no Monday meeting note.' }) },
@@ -256,14 +220,14 @@ describe('the chat view in a browser', () => {
     expect(await failed.locator('.recursa-code-result').textContent()).toBe('NotFoundError (line 1): No file or folder at "Meetings/Monday.md". Check the path with mem.listFiles or mem.fileExists.');
     expect(await blocks.nth(1).getAttribute('class')).not.toContain('is-retried');
     // The model was told what went wrong.
-    const second = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    const second = chat.server.requests[1]?.body as { messages: { role: string; content: string }[] };
     expect(second.messages.at(-1)?.content).toMatch(/^\[Execution Error\]/);
     await screenshot('code-error');
   });
 
   it('shows a failed request inline with a Retry that runs it again', async () => {
-    const { page } = harness;
-    server.script([{ status: 401 }]);
+    const { page } = chat.harness;
+    chat.server.script([{ status: 401 }]);
     await openChat();
     await send('Summarise my inbox');
     const error = page.locator('.recursa-run-error-text');
@@ -274,17 +238,17 @@ describe('the chat view in a browser', () => {
     expect(await raw.getAttribute('open')).toBeNull();
     expect(await raw.locator('.recursa-error-raw').textContent()).toContain('Incorrect API key provided');
     await screenshot('error');
-    server.script([{ text: answer({ reply: 'Your inbox says to call Sam.' }) }]);
+    chat.server.script([{ text: answer({ reply: 'Your inbox says to call Sam.' }) }]);
     await page.getByRole('button', { name: 'Retry this request' }).click();
     await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Your inbox says to call Sam.');
     expect(await page.locator('.recursa-run-error').count()).toBe(0);
-    const retried = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    const retried = chat.server.requests[1]?.body as { messages: { role: string; content: string }[] };
     expect(retried.messages.filter((message) => message.role === 'user').map((message) => message.content)).toContain('Summarise my inbox');
   });
 
   it('starts a new chat and resumes a past conversation where it left off', async () => {
-    const { page } = harness;
-    server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }]);
+    const { page } = chat.harness;
+    chat.server.script([{ text: answer({ reply: 'Alpha ships on Friday.' }) }]);
     await openChat();
     await send('When does Alpha ship?');
     await expect.poll(() => page.locator('.recursa-message-agent').textContent(), { timeout: 15_000 }).toBe('Alpha ships on Friday.');
@@ -301,10 +265,10 @@ describe('the chat view in a browser', () => {
     await expect.poll(() => page.locator('.recursa-message-agent').textContent()).toBe('Alpha ships on Friday.');
     expect(await page.locator('.recursa-message-user .recursa-message-text').textContent()).toBe('When does Alpha ship?');
 
-    server.script([{ text: answer({ reply: 'Sam works on it.' }) }]);
+    chat.server.script([{ text: answer({ reply: 'Sam works on it.' }) }]);
     await send('Who works on it?');
     await expect.poll(() => page.locator('.recursa-message-agent').count(), { timeout: 15_000 }).toBe(2);
-    const body = server.requests[1]?.body as { messages: { role: string; content: string }[] };
+    const body = chat.server.requests[1]?.body as { messages: { role: string; content: string }[] };
     expect(body.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['When does Alpha ship?', 'Who works on it?']);
 
     // The same view on a phone.

@@ -7,7 +7,7 @@ import { buildIndex, type IndexProgress } from './buildIndex';
 import { ChangeTracker } from './changeTracker';
 import { saveIndex } from './indexCache';
 import { baseName, IndexedVault, textOf } from './indexedVault';
-import type { NoteFacts } from './noteFacts';
+import type { NoteProperty } from './parseNote';
 import { NoteReader } from './noteReader';
 import { QueriedNote } from './queriedNote';
 import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from './queryLanguage';
@@ -115,11 +115,11 @@ export class GraphIndex {
   }
 
   /** The notes under `folder` (any depth) as indexed: path, mtime and frontmatter properties. */
-  async notesIn(folder: string): Promise<{ path: string; mtime: number; properties: NoteFacts['properties'] }[]> {
+  async notesIn(folder: string): Promise<{ path: string; mtime: number; properties: NoteProperty[] }[]> {
     await this.current();
     const prefix = folder === '' ? '' : `${folder.replace(/\/+$/, '')}/`;
-    const found: { path: string; mtime: number; properties: NoteFacts['properties'] }[] = [];
-    for (const note of this.state.notes.values()) if (note.path.startsWith(prefix)) found.push({ path: note.path, mtime: note.mtime, properties: note.facts.properties });
+    const found: { path: string; mtime: number; properties: NoteProperty[] }[] = [];
+    for (const note of this.state.notes.values()) if (note.path.startsWith(prefix)) found.push({ path: note.path, mtime: note.mtime, properties: note.facts.properties() });
     return found;
   }
 
@@ -171,7 +171,7 @@ export class GraphIndex {
     return (path) => {
       if (folder !== undefined && folder !== '' && !path.startsWith(`${folder}/`)) return false;
       if (tags.length === 0) return true;
-      const noteTags = this.state.notes.get(path)?.facts.tags.map((entry) => entry.tag.toLowerCase()) ?? [];
+      const noteTags = this.state.notes.get(path)?.facts.tags().map((entry) => entry.tag.toLowerCase()) ?? [];
       return tags.some((tag) => noteTags.some((noteTag) => noteTag === tag || noteTag.startsWith(`${tag}/`)));
     };
   }

@@ -4,8 +4,7 @@ import type { PackedArray, PackInput } from '../util/packedArrays';
 import type { Slicer } from '../util/Slicer';
 import { FullTextIndex } from './fullTextIndex';
 import { decodeUtf8, type IndexedNote, type IndexedVault } from './indexedVault';
-import type { LinkRef } from './linkGraph';
-import { FactsTable, loadFacts, type SavedFacts } from './noteFacts';
+import { FactsTable, NoteFacts, type SavedFacts } from './noteFacts';
 import { FIELD_COUNT } from './postings';
 import { loadRecords, saveRecords } from './savedRecords';
 import { TermDictionary } from './termDictionary';
@@ -63,7 +62,7 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
   const table = new FactsTable();
   const records: string[] = [];
   for (const { path, facts, size, mtime } of notes) {
-    const saved: SavedNote = { path, size, mtime, facts: table.save(facts) };
+    const saved: SavedNote = { path, size, mtime, facts: facts.saved(table) };
     records.push(JSON.stringify(saved));
     await slicer.maybeYield();
   }
@@ -100,12 +99,12 @@ async function savedGraph({ links }: IndexedVault, notes: readonly IndexedNote[]
     otherFiles.push(file);
   }
   let count = 0;
-  for (const note of notes) count += note.facts.links.length;
+  for (const note of notes) count += note.facts.linkCount;
   const linkTargets = new Uint32Array(count);
   let at = 0;
   for (const note of notes) {
     const targets = links.targetsOf(note.path);
-    for (let i = 0; i < note.facts.links.length; i += 1) {
+    for (let i = 0; i < note.facts.linkCount; i += 1) {
       const target = targets[i];
       linkTargets[at++] = target === undefined ? 0 : (numbers.get(target) ?? -1) + 1;
     }
@@ -142,9 +141,9 @@ export async function loadIndex(state: IndexedVault, vault: VaultPort, file: str
   const resolved = await resolvedLinks(records, arrays, files, notes, slicer);
   let linkAt = 0;
   for (const note of records) {
-    const links = note.facts.links;
+    const { facts } = note;
     const firstLink = linkAt;
-    linkAt += links.length;
+    linkAt += facts.linkCount;
     if (!state.links.hasFile(note.path)) {
       // Deleted while the app was closed: the next save leaves it out.
       fullText.remove(note.path);
@@ -152,8 +151,8 @@ export async function loadIndex(state: IndexedVault, vault: VaultPort, file: str
       continue;
     }
     state.notes.set(note.path, note);
-    if (resolved === null) state.links.setNote(note.path, links, note.facts.aliases);
-    else state.links.restoreNote(note.path, links, note.facts.aliases, (i) => resolved(firstLink + i, links[i] as LinkRef));
+    if (resolved === null) state.links.setNote(note.path, facts, facts.aliases());
+    else state.links.restoreNote(note.path, facts, facts.aliases(), (i) => resolved(firstLink + i, facts.linkTarget(i)));
     await slicer.maybeYield();
   }
   return notes;
@@ -165,7 +164,7 @@ async function savedNotes(records: readonly unknown[], arrays: SavedArrays, slic
   for (const [i, record] of records.entries()) {
     const note = record as Partial<Record<keyof SavedNote, unknown>> | null;
     if (typeof note !== 'object' || note === null || typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return null;
-    const facts = loadFacts(note.facts, arrays.strings);
+    const facts = NoteFacts.load(note.facts, arrays.strings);
     if (facts === null) return null;
     notes.push({ path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) });
     await slicer.maybeYield();
@@ -211,10 +210,10 @@ async function resolvedLinks(
   files: readonly string[],
   notes: ReadonlyMap<string, IndexedNote>,
   slicer: Slicer,
-): Promise<((i: number, link: LinkRef) => string) | null> {
+): Promise<((i: number, linkText: string) => string) | null> {
   const { otherFiles, linkTargets } = arrays;
   let count = 0;
-  for (const note of records) count += note.facts.links.length;
+  for (const note of records) count += note.facts.linkCount;
   if (linkTargets.length !== count || files.length !== records.length + otherFiles.length || notes.size !== records.length) return null;
   const others = new Set(otherFiles);
   if (others.size !== otherFiles.length) return null;
@@ -228,9 +227,9 @@ async function resolvedLinks(
     if ((linkTargets[i] as number) > fileCount) return null;
     if ((i & 0xffff) === 0xffff) await slicer.maybeYield();
   }
-  return (i, link) => {
+  return (i, linkText) => {
     const number = linkTargets[i] as number;
-    if (number === 0) return link.target;
+    if (number === 0) return linkText;
     return number <= records.length ? (records[number - 1] as IndexedNote).path : (otherFiles[number - 1 - records.length] as string);
   };
 }

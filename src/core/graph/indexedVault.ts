@@ -1,7 +1,7 @@
 import { StringPool } from '../util/ownedString';
 import { FullTextIndex, type FullTextDocument } from './fullTextIndex';
 import { LinkGraph } from './linkGraph';
-import { factsOf, type NoteFacts } from './noteFacts';
+import { NoteFacts } from './noteFacts';
 import { parseNote, type ParsedNote } from './parseNote';
 
 /** A note as the index holds it. */
@@ -43,10 +43,10 @@ export class IndexedVault {
   /** Records a note's text and structure, and gives its whole parse (the full-text index is the caller's to update). */
   storeNote(path: string, read: NoteRead): ParsedNote {
     const parsed = parseNote(read.text);
-    const note: IndexedNote = { path, bytes: encoder.encode(read.text), facts: factsOf(parsed, this.strings), size: read.size, mtime: read.mtime };
+    const note: IndexedNote = { path, bytes: encoder.encode(read.text), facts: NoteFacts.of(parsed, this.strings), size: read.size, mtime: read.mtime };
     this.changes += 1;
     this.notes.set(path, note);
-    this.links.setNote(path, note.facts.links, note.facts.aliases);
+    this.links.setNote(path, note.facts, note.facts.aliases());
     return parsed;
   }
 

@@ -1,9 +1,17 @@
 import type { Slicer } from '../util/Slicer';
 import type { NoteLink } from './parseNote';
 
-/** What the graph needs of a link: the text it names and its line. */
-export type LinkRef = Pick<NoteLink, 'target' | 'line'>;
 import { LinkResolver } from './resolveLink';
+
+/** A link as the graph is given it: the text it names and its line. */
+export type LinkRef = Pick<NoteLink, 'target' | 'line'>;
+
+/** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */
+export interface LinkList {
+  readonly linkCount: number;
+  linkTarget(i: number): string;
+  linkLine(i: number): number;
+}
 
 /** A resolved link: the file it points to (or its text, when nothing matches) and its line. */
 export interface LinkEdge {
@@ -18,7 +26,7 @@ export interface LinkEdge {
  */
 export class LinkGraph {
   private readonly resolver = new LinkResolver();
-  private readonly links = new Map<string, readonly LinkRef[]>();
+  private readonly links = new Map<string, LinkList>();
   private readonly aliases = new Map<string, readonly string[]>();
   /**
    * Note → the file each of its links resolved to (or the link's text), in the order of its links:
@@ -75,10 +83,11 @@ export class LinkGraph {
    * `links[i]`), during a bulk load. The caller vouches that the files are those the targets were
    * resolved among; any file or alias that changes afterwards has `resolveAll` resolve every note.
    */
-  restoreNote(path: string, links: readonly LinkRef[], aliases: readonly string[], targets: (index: number) => string): void {
+  restoreNote(path: string, links: LinkList, aliases: readonly string[], targets: (index: number) => string): void {
     if (!this.deferred) throw new Error('restoreNote is for bulk loads');
     this.record(path, links, aliases);
-    const resolved = links.map((_link, i) => targets(i));
+    const resolved: string[] = [];
+    for (let i = 0; i < links.linkCount; i++) resolved.push(targets(i));
     this.outgoing.set(path, resolved);
     for (const target of resolved) if (target !== path) addTo(this.incoming, target, path);
     this.restored.add(path);
@@ -105,7 +114,8 @@ export class LinkGraph {
 
   /** Adds the names of the note's links to a name index. */
   private addNames(path: string, byName: Map<string, string[]>): void {
-    for (const link of this.links.get(path) ?? []) addTo(byName, this.linkKey(link.target), path);
+    const links = this.links.get(path) ?? NO_LINKS;
+    for (let i = 0; i < links.linkCount; i++) addTo(byName, this.linkKey(links.linkTarget(i)), path);
   }
 
   /** A number that differs whenever the files or any note's edges have changed since it was read. */
@@ -144,7 +154,7 @@ export class LinkGraph {
   }
 
   /** Records a note's links and aliases (its file must have been added). */
-  setNote(path: string, links: readonly LinkRef[], aliases: readonly string[]): void {
+  setNote(path: string, links: LinkList, aliases: readonly string[]): void {
     const before = this.aliases.get(path) ?? [];
     const aliasesChanged = this.record(path, links, aliases);
     if (this.deferred) {
@@ -157,7 +167,7 @@ export class LinkGraph {
   }
 
   /** Stores a note's links and aliases, unresolved; whether its aliases changed. */
-  private record(path: string, links: readonly LinkRef[], aliases: readonly string[]): boolean {
+  private record(path: string, links: LinkList, aliases: readonly string[]): boolean {
     this.forgetLinks(path);
     this.links.set(path, links);
     if (this.byName !== null) this.addNames(path, this.byName);
@@ -190,8 +200,8 @@ export class LinkGraph {
   outgoingOf(path: string): readonly LinkEdge[] {
     const targets = this.outgoing.get(path);
     if (targets === undefined) return [];
-    const links = this.links.get(path) ?? [];
-    return targets.map((target, i) => ({ target, line: (links[i] as LinkRef).line }));
+    const links = this.links.get(path) ?? NO_LINKS;
+    return targets.map((target, i) => ({ target, line: links.linkLine(i) }));
   }
 
   /** The files (or link texts) the note's links resolved to, in the order of its links. */
@@ -220,7 +230,12 @@ export class LinkGraph {
 
   private resolveNote(path: string): void {
     this.dropEdges(path);
-    const targets = (this.links.get(path) ?? []).map((link) => this.resolver.resolve(link.target, path) ?? link.target);
+    const links = this.links.get(path) ?? NO_LINKS;
+    const targets: string[] = [];
+    for (let i = 0; i < links.linkCount; i++) {
+      const target = links.linkTarget(i);
+      targets.push(this.resolver.resolve(target, path) ?? target);
+    }
     this.outgoing.set(path, targets);
     for (const target of targets) if (target !== path) addTo(this.incoming, target, path);
   }
@@ -240,7 +255,8 @@ export class LinkGraph {
   }
 
   private forgetLinks(path: string): void {
-    if (this.byName !== null) for (const link of this.links.get(path) ?? []) removeFrom(this.byName, this.linkKey(link.target), path);
+    const links = this.links.get(path) ?? NO_LINKS;
+    if (this.byName !== null) for (let i = 0; i < links.linkCount; i++) removeFrom(this.byName, this.linkKey(links.linkTarget(i)), path);
     this.dropEdges(path);
   }
 
@@ -252,6 +268,7 @@ export class LinkGraph {
 }
 
 const EMPTY: readonly string[] = [];
+const NO_LINKS: LinkList = { linkCount: 0, linkTarget: () => '', linkLine: () => 0 };
 const MAX_LINK_KEYS = 200_000;
 
 /**

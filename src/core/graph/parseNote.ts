@@ -5,7 +5,7 @@ import { readBody } from './note/readBody';
 import { readSimpleFrontmatter } from './note/simpleFrontmatter';
 import { readYamlFrontmatter } from './note/yamlFrontmatter';
 
-export type { NoteLink, NoteProperty, ParsedNote } from './note/noteTypes';
+export type { NoteLink, NoteProperty, NoteTag, ParsedNote } from './note/noteTypes';
 
 /**
  * Extracts a note's links, tags, properties, aliases and headings the way Obsidian reads them;

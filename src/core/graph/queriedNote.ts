@@ -1,7 +1,7 @@
 import { mayContainLowered, utf8Lines } from '../text/utf8Text';
 import { textOf, type IndexedNote } from './indexedVault';
 import type { LinkGraph } from './linkGraph';
-import type { NoteFacts } from './noteFacts';
+import type { NoteProperty, NoteTag } from './parseNote';
 import type { QueryableNote } from './queryLanguage';
 
 /**
@@ -20,12 +20,12 @@ export class QueriedNote implements QueryableNote {
     return this.note.path;
   }
 
-  get properties(): NoteFacts['properties'] {
-    return this.note.facts.properties;
+  get properties(): NoteProperty[] {
+    return this.note.facts.properties();
   }
 
-  get tags(): NoteFacts['tags'] {
-    return this.note.facts.tags;
+  get tags(): NoteTag[] {
+    return this.note.facts.tags();
   }
 
   get outgoing(): QueryableNote['outgoing'] {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkGraph, type LinkEdge } from '../../../../src/core/graph/linkGraph';
+import { LinkGraph, type LinkEdge, type LinkList, type LinkRef } from '../../../../src/core/graph/linkGraph';
 import type { NoteLink } from '../../../../src/core/graph/parseNote';
 import { LinkResolver } from '../../../../src/core/graph/resolveLink';
 import { Slicer } from '../../../../src/core/util/Slicer';
@@ -32,6 +32,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...PATHS) }),
 );
 
+/** Links as the graph is given them (the index gives it a note's packed facts). */
+function listOf(links: readonly LinkRef[]): LinkList {
+  return { linkCount: links.length, linkTarget: (i) => (links[i] as LinkRef).target, linkLine: (i) => (links[i] as LinkRef).line };
+}
+
 function linkTo(target: string, line: number): NoteLink {
   return { target, subpath: null, display: null, kind: 'wikilink', line };
 }
@@ -41,7 +46,7 @@ async function fresh(files: Set<string>, notes: Map<string, NoteState>): Promise
   const graph = new LinkGraph();
   graph.beginBulk();
   for (const file of files) graph.addFile(file);
-  for (const [path, note] of notes) graph.setNote(path, note.links, note.aliases);
+  for (const [path, note] of notes) graph.setNote(path, listOf(note.links), note.aliases);
   await graph.resolveAll(new Slicer());
   return graph;
 }
@@ -74,7 +79,7 @@ function apply(change: Step, files: Set<string>, notes: Map<string, NoteState>, 
   files.add(change.path);
   if (!change.path.endsWith('.md')) return;
   const note = { links: change.links.map(linkTo), aliases: change.aliases };
-  graph.setNote(change.path, note.links, note.aliases);
+  graph.setNote(change.path, listOf(note.links), note.aliases);
   notes.set(change.path, note);
 }
 
@@ -108,7 +113,7 @@ describe('the link graph', () => {
         for (const file of files) loaded.addFile(file);
         for (const [path, note] of notes) {
           const edges = saved.outgoingOf(path);
-          loaded.restoreNote(path, note.links, note.aliases, (i) => (edges[i] as LinkEdge).target);
+          loaded.restoreNote(path, listOf(note.links), note.aliases, (i) => (edges[i] as LinkEdge).target);
         }
         for (const change of during) apply(change, files, notes, loaded);
         await loaded.resolveAll(new Slicer());
@@ -134,14 +139,14 @@ describe('the link graph', () => {
     const graph = new LinkGraph();
     graph.beginBulk();
     for (const file of ['A.md', 'B.md', 'C.md']) graph.addFile(file);
-    graph.setNote('A.md', [linkTo('X', 0)], []);
-    graph.setNote('B.md', [linkTo('Y', 0)], []);
-    graph.setNote('C.md', [linkTo('Y', 0)], []);
+    graph.setNote('A.md', listOf([linkTo('X', 0)]), []);
+    graph.setNote('B.md', listOf([linkTo('Y', 0)]), []);
+    graph.setNote('C.md', listOf([linkTo('Y', 0)]), []);
     await graph.resolveAll(new Slicer());
     const indexing = graph.indexNames(new Slicer(0));
     await nextTask();
     // A's names are indexed by now; its new link names a note that does not exist yet.
-    graph.setNote('A.md', [linkTo('Z', 1)], []);
+    graph.setNote('A.md', listOf([linkTo('Z', 1)]), []);
     await indexing;
     graph.addFile('Z.md');
     expect(graph.outgoingOf('A.md')).toEqual([{ target: 'Z.md', line: 1 }]);
@@ -154,7 +159,7 @@ describe('the link graph', () => {
       graph.beginBulk();
       for (const file of ['Index.md', 'Old.md', 'Ideas.md']) graph.addFile(file);
       // As saved: `[[Ideas]]` went to Old.md (Ideas.md being one of the files since).
-      graph.restoreNote('Index.md', [linkTo('Ideas', 3)], [], () => 'Old.md');
+      graph.restoreNote('Index.md', listOf([linkTo('Ideas', 3)]), [], () => 'Old.md');
       return graph;
     };
     const kept = restore();
@@ -167,13 +172,13 @@ describe('the link graph', () => {
     await resolvedAgain.resolveAll(new Slicer());
     expect(resolvedAgain.outgoingOf('Index.md')).toEqual([{ target: 'Ideas.md', line: 3 }]);
     expect([...resolvedAgain.incomingOf('Old.md')]).toEqual([]);
-    expect(() => new LinkGraph().restoreNote('Index.md', [], [], () => '')).toThrow(/bulk/);
+    expect(() => new LinkGraph().restoreNote('Index.md', listOf([]), [], () => '')).toThrow(/bulk/);
   });
 
   it('resolves a link to a note created later, and back to its text when the note goes', () => {
     const graph = new LinkGraph();
     graph.addFile('Index.md');
-    graph.setNote('Index.md', [linkTo('Later', 0)], []);
+    graph.setNote('Index.md', listOf([linkTo('Later', 0)]), []);
     expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Later', line: 0 }]);
     graph.addFile('Notes/Later.md');
     expect(graph.outgoingOf('Index.md')).toEqual([{ target: 'Notes/Later.md', line: 0 }]);

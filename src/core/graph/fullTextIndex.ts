@@ -2,7 +2,7 @@ import type { Slicer } from '../util/Slicer';
 import { AddedPostings } from './addedPostings';
 import { DocumentTable } from './documentTable';
 import { countTerms, keepTerm, scanWords, termsOf, type WordSink } from './fullTextTerms';
-import { emptySnapshot, FIELD_COUNT, PostingsBuilder, type PostingsSnapshot } from './postings';
+import { emptySnapshot, FIELD_COUNT, frequencyArray, PostingsBuilder, type PostingsSnapshot } from './postings';
 import { RankedQuery, type FullTextResult } from './rankedQuery';
 import { savedPostings } from './savedPostings';
 
@@ -180,7 +180,7 @@ async function holdsTogether({ paths, fieldLengths, postings }: SavedFullText, s
   const { dictionary, starts, documents, frequencies } = postings;
   if (fieldLengths.length !== paths.length * FIELD_COUNT || new Set(paths).size !== paths.length) return false;
   if (starts.length !== dictionary.size * FIELD_COUNT + 1 || starts[0] !== 0 || starts[starts.length - 1] !== documents.length) return false;
-  if (frequencies.length !== documents.length) return false;
+  if (frequencies.length !== frequencyArray(documents.length).length) return false;
   for (let i = 1; i < starts.length; i += 1) {
     if ((starts[i] as number) < (starts[i - 1] as number)) return false;
     if ((i & 0xfffff) === 0) await slicer.maybeYield();

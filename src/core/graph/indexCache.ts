@@ -10,7 +10,7 @@ import { loadRecords, saveRecords } from './savedRecords';
 import { TermDictionary } from './termDictionary';
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
-const CACHE_VERSION = 6;
+const CACHE_VERSION = 7;
 
 /**
  * A note as saved (`saveRecords`, one record per note, in the order of the saved arrays): its

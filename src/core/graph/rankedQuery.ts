@@ -2,7 +2,7 @@ import { compareCodePoints } from '../util/compareCodePoints';
 import { lowerBound, type AddedPostings, type PostingList } from './addedPostings';
 import { inverseDocumentFrequency, termFrequencyWeight } from './bm25Plus';
 import type { DocumentTable } from './documentTable';
-import { FIELD_COUNT, type PostingsSnapshot } from './postings';
+import { FIELD_COUNT, frequencyAt, type PostingsSnapshot } from './postings';
 import { termMatches, type TermMatch } from './termMatches';
 import { TopRanked } from './topRanked';
 
@@ -96,7 +96,7 @@ export class RankedQuery {
     for (let at = from; at < to; at += 1) {
       const document = snapshot.documents[at] as number;
       if (!whole && !documents.isLive(document)) continue;
-      this.credit(document, factor * termFrequencyWeight(snapshot.frequencies[at] as number, documents.fieldLength(document, field), average));
+      this.credit(document, factor * termFrequencyWeight(frequencyAt(snapshot.frequencies, at), documents.fieldLength(document, field), average));
     }
     if (list === undefined) return;
     for (let at = 0; at < list.documents.length; at += 1) {

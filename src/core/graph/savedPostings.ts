@@ -1,6 +1,6 @@
 import type { Slicer } from '../util/Slicer';
 import type { AddedPostings } from './addedPostings';
-import { FIELD_COUNT, SortedPostingsWriter, type PostingsSnapshot } from './postings';
+import { FIELD_COUNT, frequencyAt, SortedPostingsWriter, type PostingsSnapshot } from './postings';
 import type { TermDictionary } from './termDictionary';
 
 /**
@@ -19,7 +19,7 @@ export async function savedPostings(snapshot: PostingsSnapshot, added: AddedPost
       const end = id < 0 ? 0 : (snapshot.starts[id * FIELD_COUNT + field + 1] as number);
       for (let at = id < 0 ? 0 : (snapshot.starts[id * FIELD_COUNT + field] as number); at < end; at += 1) {
         const number = rankOf(snapshot.documents[at] as number);
-        if (number >= 0) ranked.push([number, snapshot.frequencies[at] as number]);
+        if (number >= 0) ranked.push([number, frequencyAt(snapshot.frequencies, at)]);
       }
       const list = added.list(term, field);
       list?.documents.forEach((document, at) => {

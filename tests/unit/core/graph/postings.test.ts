@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptySnapshot, FIELD_COUNT, PostingsBuilder, SortedPostingsWriter, type PostingsSnapshot } from '../../../../src/core/graph/postings';
+import { emptySnapshot, FIELD_COUNT, frequencyAt, MAX_FREQUENCY, PostingsBuilder, SortedPostingsWriter, type PostingsSnapshot } from '../../../../src/core/graph/postings';
 import { Slicer } from '../../../../src/core/util/Slicer';
 
 /** Terms in an order that is not their sorted one, with Unicode, surrogate pairs and some of 13 code units or more. */
 const TERMS = ['garden', 'budget', 'gardens', 'über', 'café', '東京', '😀', 'ｱ', 'internationalization', 'a', 'zz', 'kubernetes-cluster'];
-const MAX_FREQUENCY = 255;
 
 interface Posting {
   term: string;
@@ -50,17 +49,22 @@ function expectSnapshotOf(snapshot: PostingsSnapshot, model: Model): void {
   expect(snapshot.starts.length).toBe(terms.length * FIELD_COUNT + 1);
   expect(snapshot.starts[0]).toBe(0);
   expect(snapshot.starts[snapshot.starts.length - 1]).toBe(snapshot.documents.length);
-  expect(snapshot.frequencies.length).toBe(snapshot.documents.length);
+  expect(snapshot.frequencies.length).toBe(Math.ceil(snapshot.documents.length / 2));
   for (const term of terms) {
     const id = snapshot.dictionary.idOf(term);
     for (let field = 0; field < FIELD_COUNT; field += 1) {
       const from = snapshot.starts[id * FIELD_COUNT + field] as number;
       const to = snapshot.starts[id * FIELD_COUNT + field + 1] as number;
       const actual: [number, number][] = [];
-      for (let at = from; at < to; at += 1) actual.push([snapshot.documents[at] as number, snapshot.frequencies[at] as number]);
+      for (let at = from; at < to; at += 1) actual.push([snapshot.documents[at] as number, frequencyAt(snapshot.frequencies, at)]);
       expect(actual, `${term} in field ${field}`).toEqual(model.get(term)?.[field]);
     }
   }
+}
+
+/** Every posting's frequency, in order. */
+function frequenciesOf(snapshot: PostingsSnapshot): number[] {
+  return Array.from({ length: snapshot.documents.length }, (_, at) => frequencyAt(snapshot.frequencies, at));
 }
 
 async function build(documents: readonly (readonly Posting[])[]): Promise<PostingsSnapshot> {
@@ -81,7 +85,7 @@ function largeCorpus(count: number): Posting[][] {
 }
 
 describe('the postings builder', () => {
-  it('groups the postings by term and field, documents ascending, frequencies clamped to 8 bits', async () => {
+  it('groups the postings by term and field, documents ascending, frequencies clamped to 4 bits', async () => {
     await fc.assert(
       fc.asyncProperty(corpus, async (documents) => {
         expectSnapshotOf(await build(documents), modelOf(documents));
@@ -97,16 +101,17 @@ describe('the postings builder', () => {
     expectSnapshotOf(snapshot, modelOf(documents));
   });
 
-  it('clamps frequencies at 255 and keeps those below', async () => {
+  it('clamps frequencies at 15 and keeps those below, two to a byte', async () => {
     const builder = new PostingsBuilder();
-    builder.add(0, 0, 'a', 254);
-    builder.add(1, 0, 'a', 255);
-    builder.add(2, 0, 'a', 256);
+    builder.add(0, 0, 'a', 14);
+    builder.add(1, 0, 'a', 15);
+    builder.add(2, 0, 'a', 16);
     builder.add(3, 0, 'a', 1e9);
     builder.add(4, 0, 'a', 0);
     const snapshot = await builder.finish(new Slicer(1));
     expect([...snapshot.documents]).toEqual([0, 1, 2, 3, 4]);
-    expect([...snapshot.frequencies]).toEqual([254, 255, 255, 255, 0]);
+    expect(frequenciesOf(snapshot)).toEqual([14, 15, 15, 15, 0]);
+    expect([...snapshot.frequencies]).toEqual([14 | (15 << 4), 15 | (15 << 4), 0]);
   });
 
   it('skips documents without postings and takes a document in several calls', async () => {
@@ -120,7 +125,7 @@ describe('the postings builder', () => {
     // a: title [2], headings [], body [5]; b: title [], headings [2, 5], body [].
     expect([...snapshot.starts]).toEqual([0, 1, 1, 2, 2, 4, 4]);
     expect([...snapshot.documents]).toEqual([2, 5, 2, 5]);
-    expect([...snapshot.frequencies]).toEqual([1, 2, 3, 4]);
+    expect(frequenciesOf(snapshot)).toEqual([1, 2, 3, 4]);
   });
 
   it('refuses a document below the last one, and keeps what it had', async () => {
@@ -222,14 +227,14 @@ describe('the sorted postings writer', () => {
     const snapshot = await writer.finish(new Slicer(1));
     expect([...(snapshot?.starts ?? [])]).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 3]);
     expect([...(snapshot?.documents ?? [])]).toEqual([1, 0, 4]);
-    expect([...(snapshot?.frequencies ?? [])]).toEqual([2, 1, 7]);
+    expect(frequenciesOf(snapshot as PostingsSnapshot)).toEqual([2, 1, 7]);
   });
 
-  it('clamps frequencies at 255, as the builder does', async () => {
+  it('clamps frequencies at 15, as the builder does', async () => {
     const writer = new SortedPostingsWriter();
-    writer.addTerm('a', [[[0, 70_000], [1, 255], [2, 254]]]);
+    writer.addTerm('a', [[[0, 70_000], [1, 256], [2, 15], [3, 14]]]);
     const snapshot = await writer.finish(new Slicer(1));
-    expect([...(snapshot?.frequencies ?? [])]).toEqual([255, 255, 254]);
+    expect(frequenciesOf(snapshot as PostingsSnapshot)).toEqual([15, 15, 15, 14]);
   });
 
   it('gives null for terms out of order or repeated', async () => {

@@ -8,6 +8,7 @@ import { FactsTable, NoteFacts, type SavedFacts } from './noteFacts';
 import { FIELD_COUNT } from './postings';
 import { loadRecords, saveRecords } from './savedRecords';
 import { TermDictionary } from './termDictionary';
+import { bytesOf, type Slab } from './textSlabs';
 
 /** Bump when the cache's shape or the parser's output changes: an old cache is then rebuilt. */
 const CACHE_VERSION = 7;
@@ -58,7 +59,7 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
     slicer,
   );
   const textStarts = new Uint32Array(notes.length + 1);
-  notes.forEach((note, i) => (textStarts[i + 1] = (textStarts[i] as number) + note.bytes.length));
+  notes.forEach((note, i) => (textStarts[i + 1] = (textStarts[i] as number) + note.end - note.start));
   const table = new FactsTable();
   const records: string[] = [];
   for (const { path, facts, size, mtime } of notes) {
@@ -69,7 +70,7 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
   const arrays: Record<(typeof SAVED_ARRAYS)[number], PackInput> = {
     strings: encoder.encode(JSON.stringify(table.strings)),
     textStarts,
-    texts: notes.map((note) => note.bytes),
+    texts: notes.map(bytesOf),
     fieldLengths: fullText.fieldLengths,
     terms: encoder.encode(fullText.postings.dictionary.list().join('\n')),
     starts: fullText.postings.starts,
@@ -126,7 +127,7 @@ export async function loadIndex(state: IndexedVault, vault: VaultPort, file: str
   if (loaded === null) return null;
   const arrays = savedArrays(loaded.arrays, loaded.records.length);
   if (arrays === null) return null;
-  const records = await savedNotes(loaded.records, arrays, slicer);
+  const records = await savedNotes(loaded.records, arrays, state.texts.adopt(arrays.texts), slicer);
   if (records === null) return null;
   const notes = new Map(records.map((note) => [note.path, note]));
   const dictionary = await TermDictionary.ofSortedInSlices(await termsIn(arrays.terms, slicer), slicer);
@@ -150,7 +151,7 @@ export async function loadIndex(state: IndexedVault, vault: VaultPort, file: str
       state.changes += 1;
       continue;
     }
-    state.notes.set(note.path, note);
+    state.notes.set(note.path, state.texts.hold(note));
     if (resolved === null) state.links.setNote(note.path, facts, facts.aliases());
     else state.links.restoreNote(note.path, facts, facts.aliases(), (i) => resolved(firstLink + i, facts.linkTarget(i)));
     await slicer.maybeYield();
@@ -158,15 +159,15 @@ export async function loadIndex(state: IndexedVault, vault: VaultPort, file: str
   return notes;
 }
 
-/** The saved notes, their texts views into the saved arrays; null when a record is off. */
-async function savedNotes(records: readonly unknown[], arrays: SavedArrays, slicer: Slicer): Promise<IndexedNote[] | null> {
+/** The saved notes, their texts spans of the saved texts; null when a record is off. */
+async function savedNotes(records: readonly unknown[], arrays: SavedArrays, texts: Slab, slicer: Slicer): Promise<IndexedNote[] | null> {
   const notes: IndexedNote[] = [];
   for (const [i, record] of records.entries()) {
     const note = record as Partial<Record<keyof SavedNote, unknown>> | null;
     if (typeof note !== 'object' || note === null || typeof note.path !== 'string' || typeof note.size !== 'number' || typeof note.mtime !== 'number') return null;
     const facts = NoteFacts.load(note.facts, arrays.strings);
     if (facts === null) return null;
-    notes.push({ path: note.path, size: note.size, mtime: note.mtime, facts, bytes: arrays.texts.subarray(arrays.textStarts[i], arrays.textStarts[i + 1]) });
+    notes.push({ path: note.path, slab: texts, start: arrays.textStarts[i] as number, end: arrays.textStarts[i + 1] as number, facts, size: note.size, mtime: note.mtime });
     await slicer.maybeYield();
   }
   return notes;

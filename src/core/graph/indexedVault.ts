@@ -3,12 +3,14 @@ import { FullTextIndex, type FullTextDocument } from './fullTextIndex';
 import { LinkGraph } from './linkGraph';
 import { NoteFacts } from './noteFacts';
 import { parseNote, type ParsedNote } from './parseNote';
+import { bytesOf, TextSlabs, type TextSpan } from './textSlabs';
 
-/** A note as the index holds it. */
-export interface IndexedNote {
+/**
+ * A note as the index holds it. Its text is a span of UTF-8 in `IndexedVault.texts`: half the
+ * memory of a JavaScript string (two bytes a character once one is outside Latin-1).
+ */
+export interface IndexedNote extends TextSpan {
   path: string;
-  /** The note's text as UTF-8: half the memory of a JavaScript string (two bytes a character once one is outside Latin-1). */
-  bytes: Uint8Array;
   facts: NoteFacts;
   /** The file's size and mtime when read, to find notes changed while the app was closed. */
   size: number;
@@ -22,7 +24,6 @@ export interface NoteRead {
   mtime: number;
 }
 
-const encoder = new TextEncoder();
 // A note's text exactly as read: a leading byte-order mark stays (offsets and lines count it).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -34,6 +35,8 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 export class IndexedVault {
   readonly notes = new Map<string, IndexedNote>();
   readonly links = new LinkGraph();
+  /** The notes' texts; a slab being emptied moves the texts of the notes listed here. */
+  readonly texts = new TextSlabs(() => this.notes.values());
   fullText = FullTextIndex.empty();
   /** Shares the strings of the notes' facts; a fresh one after a build (see `GraphIndex`). */
   strings = new StringPool();
@@ -43,9 +46,12 @@ export class IndexedVault {
   /** Records a note's text and structure, and gives its whole parse (the full-text index is the caller's to update). */
   storeNote(path: string, read: NoteRead): ParsedNote {
     const parsed = parseNote(read.text);
-    const note: IndexedNote = { path, bytes: encoder.encode(read.text), facts: NoteFacts.of(parsed, this.strings), size: read.size, mtime: read.mtime };
+    const { slab, start, end } = this.texts.write(read.text);
+    const note: IndexedNote = { path, slab, start, end, facts: NoteFacts.of(parsed, this.strings), size: read.size, mtime: read.mtime };
     this.changes += 1;
+    const before = this.notes.get(path);
     this.notes.set(path, note);
+    if (before !== undefined) this.texts.release(before);
     this.links.setNote(path, note.facts, note.facts.aliases());
     return parsed;
   }
@@ -61,7 +67,10 @@ export class IndexedVault {
   }
 
   forget(path: string): void {
-    if (this.notes.delete(path)) {
+    const note = this.notes.get(path);
+    if (note !== undefined) {
+      this.notes.delete(path);
+      this.texts.release(note);
       this.fullText.remove(path);
       this.changes += 1;
     }
@@ -75,7 +84,7 @@ export function fullTextDocument(path: string, parsed: ParsedNote, text: string)
 }
 
 export function textOf(note: IndexedNote): string {
-  return decoder.decode(note.bytes);
+  return decoder.decode(bytesOf(note));
 }
 
 /** UTF-8 bytes as text, exactly as read. */

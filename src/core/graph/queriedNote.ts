@@ -3,6 +3,7 @@ import { textOf, type IndexedNote } from './indexedVault';
 import type { LinkGraph } from './linkGraph';
 import type { NoteProperty, NoteTag } from './parseNote';
 import type { QueryableNote } from './queryLanguage';
+import { bytesOf } from './textSlabs';
 
 /**
  * A note as a graph query sees it: one object per note and query, its text decoded only if the
@@ -37,11 +38,11 @@ export class QueriedNote implements QueryableNote {
   }
 
   mayContain(lowered: string): boolean {
-    return this.decoded !== undefined || mayContainLowered(this.note.bytes, lowered);
+    return this.decoded !== undefined || mayContainLowered(bytesOf(this.note), lowered);
   }
 
   lineTexts(lines: readonly number[]): (string | undefined)[] {
-    if (this.decoded === undefined) return utf8Lines(this.note.bytes, lines);
+    if (this.decoded === undefined) return utf8Lines(bytesOf(this.note), lines);
     const all = this.decoded.split('\n');
     return lines.map((line) => all[line]);
   }

@@ -66,8 +66,14 @@ const plugin = {
   external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
   // isomorphic-git uses the global `Buffer`, which mobile lacks.
   inject: ['src/obsidian/bufferGlobal.ts'],
-  // What the MCP SDK's server imports but the plugin's server never calls (~260 KB; see each file).
-  alias: { ajv: './src/obsidian/mcp/noAjv.ts', 'ajv-formats': './src/obsidian/mcp/noAjvFormats.ts', 'zod-to-json-schema': './src/obsidian/mcp/noZodToJsonSchema.ts' },
+  // What the MCP SDK's server imports but the plugin's server never calls (~260 KB), and the check
+  // of Sucrase's options, which the plugin always gives alike (~16 KB; see each file).
+  alias: {
+    ajv: './src/obsidian/mcp/noAjv.ts',
+    'ajv-formats': './src/obsidian/mcp/noAjvFormats.ts',
+    'zod-to-json-schema': './src/obsidian/mcp/noZodToJsonSchema.ts',
+    'ts-interface-checker': './src/obsidian/noTsInterfaceChecker.ts',
+  },
   plugins: [inlineWorker, inlineCl100kRanks],
   logLevel: 'info',
   sourcemap: production ? false : 'inline',

@@ -76,6 +76,7 @@ export class GitService implements OriginalStore {
   private readonly queue = new KeyedMutex();
   /** Operations running or queued, and who waits for none to be left. */
   private pending = 0;
+  private started = 0;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly listeners = new Set<(event: GitEvent) => void>();
   private readonly status: WorktreeStatus;
@@ -420,6 +421,7 @@ export class GitService implements OriginalStore {
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
     this.pending++;
+    this.started++;
     const result = this.queue.run('git', task);
     const settle = (): void => {
       if (--this.pending > 0) return;
@@ -427,6 +429,11 @@ export class GitService implements OriginalStore {
     };
     result.then(settle, settle);
     return result;
+  }
+
+  /** How many git operations have been asked for so far: a change in it says git was used meanwhile. */
+  get operationsStarted(): number {
+    return this.started;
   }
 
   /** Resolves once no git operation runs or waits (background work gives way to commits with it). */

@@ -9,6 +9,7 @@ import { WriteSet } from '../mem/WriteSet';
 import { walkFiles, type HttpTransport, type VaultPort, type VaultRegistry } from '../ports';
 import { Sandbox, type SandboxOptions } from '../sandbox/Sandbox';
 import type { SandboxWorkerFactory } from '../sandbox/protocol';
+import { sleep } from '../util/sleep';
 
 /** The graph index's options that an entry point chooses (the rest the stack sets). */
 export type StackGraphOptions = Omit<NonNullable<ConstructorParameters<typeof GraphIndex>[1]>, 'skipFolder' | 'giveWay'>;
@@ -39,6 +40,8 @@ export interface VaultStackOptions {
   graph?: false | StackGraphOptions;
   /** Told when the index cannot be built (the graph and search methods then fail with the same error). */
   onIndexError?: (error: unknown) => void;
+  /** How long git must have had nothing to do before a built index is saved (with a `cacheFile`). Default 5 s. */
+  saveIndexAfterQuietMs?: number;
   /** Whose run `mem` calls belong to. */
   session: MemSession;
   /** The vaults Recursa has opened on this device; this one is registered in it. */
@@ -63,7 +66,10 @@ export function recursaDataDir(configDir: string): string {
 export class VaultStack {
   private instance: MemInstance;
   private index: GraphIndex | null;
-  private closed = false;
+  /** Set by `close`: the close under way or done. */
+  private closed: Promise<void> | null = null;
+  /** Aborted on close: ends the wait for a quiet moment to save the index in. */
+  private readonly closing = new AbortController();
   /** The sandbox runs each request against the `mem` of the moment, which `setMemOptions` may replace. */
   private readonly currentMem: RunScopedMem = { forRun: (scope) => (this.closed ? CLOSED_MEM : this.instance.forRun(scope)) };
   readonly sandbox: Sandbox | null;
@@ -171,11 +177,15 @@ export class VaultStack {
   /**
    * Stops the sandbox, the index and the history. With `finishWork` (the default) it first waits for
    * the first snapshot and the index build; without, it stops at once (an app shutting down), and
-   * the next start picks up where this one left off. `mem` must not be used afterwards.
+   * the next start picks up where this one left off. `mem` must not be used afterwards. A second
+   * call waits for the first to end.
    */
-  async close({ finishWork = true }: { finishWork?: boolean } = {}): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  close({ finishWork = true }: { finishWork?: boolean } = {}): Promise<void> {
+    return (this.closed ??= this.closeNow(finishWork));
+  }
+
+  private async closeNow(finishWork: boolean): Promise<void> {
+    this.closing.abort();
     this.sandbox?.dispose();
     if (finishWork) {
       await this.git?.whenSnapshotDone().catch(() => null);
@@ -203,17 +213,36 @@ export class VaultStack {
     return createMem(this.port, memOptions, { writeSet: this.writeSet, git: this.git, graph: this.index, session: this.session, vaultRegistry: this.options.vaultRegistry ?? null });
   }
 
+  /** Saves the index once git has been idle for `QUIET_BEFORE_SAVE_MS` (at once without git); not after a close. */
+  private async saveWhenQuiet(index: GraphIndex): Promise<void> {
+    const git = this.git;
+    for (let seen = -1; git !== null && !this.closed && seen !== git.operationsStarted; ) {
+      await git.whenIdle();
+      seen = git.operationsStarted;
+      await sleep(this.options.saveIndexAfterQuietMs ?? QUIET_BEFORE_SAVE_MS, this.closing.signal);
+    }
+    if (this.closed || this.index !== index) return;
+    await this.saveIndex();
+  }
+
   private buildIndex(): void {
     const index = this.index;
     if (index === null) return;
     index
       .build()
-      .then(() => this.saveIndex())
+      .then(() => this.saveWhenQuiet(index))
       .catch((error: unknown) => {
         if (!this.closed && this.index === index) this.options.onIndexError?.(error);
       });
   }
 }
+
+/**
+ * After a build the index is saved once git has had nothing to do for this long. Saving a large
+ * index is seconds of work in slices; started at once, it competed with the first commits of a
+ * user (or agent) already at work, each of which could wait out a slice.
+ */
+const QUIET_BEFORE_SAVE_MS = 5_000;
 
 async function openGit(port: VaultPort, writeSet: WriteSet, configDir: string, options: VaultStackOptions): Promise<GitService | null> {
   if (options.git === false) return null;

@@ -42,6 +42,8 @@ interface LoadedPlugin extends TestPlugin {
     git: { whenSnapshotDone(): Promise<unknown>; whenIdle(): Promise<void> } | null;
     graph: { build(): Promise<void> } | null;
     rebuildIndex(): Promise<void>;
+    /** The close the plugin started on unload (a second call waits for it). */
+    close(): Promise<void>;
   } | null;
   /** Private in the source: the plugin's sync (what "Sync now" runs); reached to wait for it to end. */
   readonly sync: { readonly busy: boolean; readonly last: PluginLastSync | null } | null;
@@ -171,12 +173,15 @@ const mobile = {
    * Disables the plugin, as turning it off in Obsidian's settings does: the instance is unloaded
    * and its module let go (Obsidian evaluates main.js again when the plugin is enabled again, which
    * is how a plugin picks up new code without a restart), so what the module still holds is freed
-   * unless something outside it keeps a reference.
+   * unless something outside it keeps a reference. Resolves once the plugin's vault has closed
+   * (its index saved): what it held is free from then on.
    */
-  unloadPlugin(): void {
+  async unloadPlugin(): Promise<void> {
+    const stack = plugin?.stack ?? null;
     plugin?.unload();
     plugin = null;
     pluginClass = null;
+    await stack?.close();
   },
 
   async whenSnapshotDone(): Promise<void> {

@@ -3,7 +3,8 @@ import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './gitObjects';
-import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
+import { extensionsSafeToKeep, type IndexEntry } from './indexFile';
+import { serializeIndexReusing } from './indexSerialize';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { appendReflog, commitReflogMessage } from './reflog';
@@ -118,8 +119,8 @@ export async function commitStaged(
     const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !entries.has(entry.path)));
     const nextEntries = mergedEntries(kept, [...entries.values()].filter((entry) => entry !== null));
     const nextIndex = { version: index.data.version, entries: nextEntries, extensions: extensionsSafeToKeep(index.data.extensions) };
-    const indexBytes = await serializeIndex(nextIndex);
-    await update.stage(indexPath, indexBytes);
+    const written = await serializeIndexReusing(nextIndex, index.written);
+    await update.stage(indexPath, written.bytes);
     await update.stage(head.refFile, `${hash}\n`);
     await update.decide();
     await repo.reached('locks-staged');
@@ -132,7 +133,7 @@ export async function commitStaged(
     await update.commit(indexPath);
     await repo.reached('index-moved');
     await update.apply();
-    await repo.index.adopt(nextIndex, indexBytes);
+    await repo.index.adopt(nextIndex, written);
     return { hash, changed: [...changes.keys()].sort(compareCodePoints) };
   } finally {
     await update.release();
@@ -168,7 +169,7 @@ export async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapsho
  * The index's entries with `added` put in place, in git's order (path, then stage): the index is
  * in that order already, so a merge does it — a sort of a 10,000-entry index on every commit
  * was a tenth of a commit's time on a phone. Out-of-order input still comes out whole, and
- * `serializeIndex` puts it in order.
+ * `serializeIndexReusing` puts it in order.
  */
 export function mergedEntries(index: readonly IndexEntry[], added: readonly IndexEntry[]): IndexEntry[] {
   const order = (a: IndexEntry, b: IndexEntry): number => compareCodePoints(a.path, b.path) || a.stage - b.stage;

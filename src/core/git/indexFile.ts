@@ -7,8 +7,9 @@
  * reads versions 2 and 3 only, keeps no extension, and writes the file in place instead of
  * under `index.lock`. Here entries are replaced one by one and the result is handed to
  * `lockedUpdate`, so the cost follows the change and another git program never sees a torn index.
+ * This file reads an index; `indexSerialize` writes one.
  */
-import { IndexFileError, InvalidArgumentError } from '../errors';
+import { IndexFileError } from '../errors';
 import { sha1, toHex } from './sha1';
 
 /** One index entry: a path at a merge stage, with the stat data git compares to spot changes. */
@@ -52,18 +53,18 @@ export interface GitIndexData {
   extensions: IndexExtension[];
 }
 
-const SIGNATURE = 0x44495243; // 'DIRC'
-const HEADER_SIZE = 12;
-const HASH_SIZE = 20;
+export const SIGNATURE = 0x44495243; // 'DIRC'
+export const HEADER_SIZE = 12;
+export const HASH_SIZE = 20;
 /** ctime..size (10 × 32 bits) + object id + 16-bit flags: the fixed part of an entry. */
-const ENTRY_FIXED_SIZE = 62;
+export const ENTRY_FIXED_SIZE = 62;
 
-const FLAG_ASSUME_VALID = 0x8000;
-const FLAG_EXTENDED = 0x4000;
-const FLAG_STAGE_SHIFT = 12;
-const NAME_MASK = 0x0fff;
-const EXT_SKIP_WORKTREE = 0x4000;
-const EXT_INTENT_TO_ADD = 0x2000;
+export const FLAG_ASSUME_VALID = 0x8000;
+export const FLAG_EXTENDED = 0x4000;
+export const FLAG_STAGE_SHIFT = 12;
+export const NAME_MASK = 0x0fff;
+export const EXT_SKIP_WORKTREE = 0x4000;
+export const EXT_INTENT_TO_ADD = 0x2000;
 const EXT_KNOWN = EXT_SKIP_WORKTREE | EXT_INTENT_TO_ADD;
 
 /** Required extensions git may write, with how to convert them away. */
@@ -74,7 +75,6 @@ const REQUIRED_EXTENSIONS: Record<string, { name: string; advice: string } | und
 
 // `ignoreBOM` keeps a leading U+FEFF in a path instead of silently dropping it.
 const pathDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const pathEncoder = new TextEncoder();
 
 /**
  * Parses an index; verifies the trailing checksum; throws a clear Error (with a `code` property
@@ -217,92 +217,6 @@ export async function parseIndex(bytes: Uint8Array): Promise<GitIndexData> {
 }
 
 /**
- * Serializes entries (sorted by path bytes then stage — sort them if the caller did not) as
- * version 2, or version 3 when any entry has an extended flag; writes the given extensions in
- * order; appends the SHA-1 trailer.
- *
- * Numbers are stored modulo 2^32, as git does. The output is built in one buffer of the exact size.
- * @throws {InvalidArgumentError} on an empty path, a path with NUL or an unpaired surrogate, an oid
- *   that is not 40 hex digits, a stage outside 0..3, the same path and stage twice, a path both
- *   merged (stage 0) and conflicted, or an extension signature that is not 4 one-byte characters.
- */
-export async function serializeIndex(data: { entries: readonly IndexEntry[]; extensions?: readonly IndexExtension[] }): Promise<Uint8Array> {
-  const { entries } = data;
-  const extensions = data.extensions ?? [];
-  const count = entries.length;
-  const pathLengths = new Uint32Array(count);
-  let version: 2 | 3 = 2;
-  for (let i = 0; i < count; i++) {
-    const entry = entries[i] as IndexEntry;
-    pathLengths[i] = utf8Length(entry.path, i);
-    if (entry.skipWorktree || entry.intentToAdd) version = 3;
-  }
-  const order = sortedOrder(entries);
-
-  let total = HEADER_SIZE + HASH_SIZE;
-  for (let i = 0; i < count; i++) total += entrySize(entries[i] as IndexEntry, pathLengths[i] as number);
-  for (let i = 0; i < extensions.length; i++) {
-    const { signature, data: extensionData } = extensions[i] as IndexExtension;
-    if (signature.length !== 4 || [...signature].some((char) => char.charCodeAt(0) > 0xff)) {
-      throw new InvalidArgumentError(`extensions[${i}].signature`, 'four one-byte characters', JSON.stringify(signature));
-    }
-    total += 8 + extensionData.length;
-  }
-
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, SIGNATURE);
-  view.setUint32(4, version);
-  view.setUint32(8, count);
-  let pos = HEADER_SIZE;
-  for (let k = 0; k < count; k++) {
-    const i = order === null ? k : (order[k] as number);
-    const entry = entries[i] as IndexEntry;
-    const { path, stage } = entry;
-    const length = pathLengths[i] as number;
-    if (!Number.isInteger(stage) || stage < 0 || stage > 3) {
-      throw new InvalidArgumentError(`entries[${i}].stage`, 'an integer from 0 to 3', String(stage));
-    }
-    view.setUint32(pos, entry.ctimeSeconds);
-    view.setUint32(pos + 4, entry.ctimeNanoseconds);
-    view.setUint32(pos + 8, entry.mtimeSeconds);
-    view.setUint32(pos + 12, entry.mtimeNanoseconds);
-    view.setUint32(pos + 16, entry.dev);
-    view.setUint32(pos + 20, entry.ino);
-    view.setUint32(pos + 24, entry.mode);
-    view.setUint32(pos + 28, entry.uid);
-    view.setUint32(pos + 32, entry.gid);
-    view.setUint32(pos + 36, entry.size);
-    writeOid(out, pos + 40, entry.oid, i);
-    const extended = (entry.skipWorktree ? EXT_SKIP_WORKTREE : 0) | (entry.intentToAdd ? EXT_INTENT_TO_ADD : 0);
-    view.setUint16(
-      pos + 60,
-      (entry.assumeValid ? FLAG_ASSUME_VALID : 0) | (extended ? FLAG_EXTENDED : 0) | (stage << FLAG_STAGE_SHIFT) | Math.min(length, NAME_MASK),
-    );
-    let nameStart = pos + ENTRY_FIXED_SIZE;
-    if (extended) {
-      view.setUint16(nameStart, extended);
-      nameStart += 2;
-    }
-    if (length === path.length) {
-      for (let c = 0; c < length; c++) out[nameStart + c] = path.charCodeAt(c);
-    } else {
-      pathEncoder.encodeInto(path, out.subarray(nameStart, nameStart + length));
-    }
-    // The padding NULs are already there: the buffer starts zeroed.
-    pos += entrySize(entry, length);
-  }
-  for (const { signature, data: extensionData } of extensions) {
-    for (let c = 0; c < 4; c++) out[pos + c] = signature.charCodeAt(c);
-    view.setUint32(pos + 4, extensionData.length);
-    out.set(extensionData, pos + 8);
-    pos += 8 + extensionData.length;
-  }
-  out.set(await sha1(out.subarray(0, pos)), pos);
-  return out;
-}
-
-/**
  * Extensions that stay valid when entries change: keep only these when rewriting an index after
  * changing entries.
  */
@@ -342,103 +256,3 @@ function decodePath(bytes: Uint8Array, index: number): string {
   }
 }
 
-function entrySize(entry: IndexEntry, pathLength: number): number {
-  const extended = entry.skipWorktree || entry.intentToAdd ? 2 : 0;
-  return (ENTRY_FIXED_SIZE + extended + pathLength + 8) & ~7;
-}
-
-/** UTF-8 byte length of a path, refusing what cannot be stored: empty, NUL, unpaired surrogates. */
-function utf8Length(path: string, index: number): number {
-  let length = path.length;
-  let storable = length > 0;
-  for (let k = 0; k < path.length && storable; k++) {
-    const c = path.charCodeAt(k);
-    if (c < 0x80) {
-      storable = c !== 0;
-    } else if (c < 0x800) {
-      length += 1;
-    } else if (c < 0xd800 || c > 0xdfff) {
-      length += 2;
-    } else {
-      // A surrogate pair: two UTF-16 units, four UTF-8 bytes.
-      const next = path.charCodeAt(k + 1);
-      storable = c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
-      length += 2;
-      k++;
-    }
-  }
-  if (!storable) {
-    throw new InvalidArgumentError(`entries[${index}].path`, 'a non-empty path without NUL characters or unpaired surrogates', JSON.stringify(path));
-  }
-  return length;
-}
-
-/**
- * Git's order: path bytes (UTF-8), then stage. `null` when the entries already are in it (the
- * usual case); otherwise the indices in order. Refuses a (path, stage) twice, and a path that is
- * both merged and conflicted, which git rejects on reading.
- */
-function sortedOrder(entries: readonly IndexEntry[]): number[] | null {
-  let order: number[] | null = null;
-  for (let i = 1; i < entries.length; i++) {
-    if (compareEntries(entries[i - 1] as IndexEntry, entries[i] as IndexEntry) > 0) {
-      order = Array.from(entries.keys()).sort((a, b) => compareEntries(entries[a] as IndexEntry, entries[b] as IndexEntry));
-      break;
-    }
-  }
-  for (let k = 1; k < entries.length; k++) {
-    const i = order === null ? k : (order[k] as number);
-    const before = entries[order === null ? k - 1 : (order[k - 1] as number)] as IndexEntry;
-    const entry = entries[i] as IndexEntry;
-    if (before.path === entry.path && (before.stage === entry.stage || before.stage === 0 || entry.stage === 0)) {
-      throw new InvalidArgumentError(
-        `entries[${i}]`,
-        'a path at most once per stage, and never both at stage 0 and in conflict stages',
-        `"${entry.path}" at stages ${before.stage} and ${entry.stage}`,
-      );
-    }
-  }
-  return order;
-}
-
-function compareEntries(a: IndexEntry, b: IndexEntry): number {
-  return comparePaths(a.path, b.path) || a.stage - b.stage;
-}
-
-/** Compares like the paths' UTF-8 bytes would, without encoding them. */
-function comparePaths(a: string, b: string): number {
-  if (a === b) return 0;
-  const shorter = Math.min(a.length, b.length);
-  for (let k = 0; k < shorter; k++) {
-    let x = a.charCodeAt(k);
-    let y = b.charCodeAt(k);
-    if (x !== y) {
-      // UTF-16 sorts U+E000–U+FFFF after the surrogates that encode U+10000 and up; UTF-8 sorts them
-      // before. Moving the surrogates above U+FFFF restores code point (= UTF-8 byte) order.
-      if (x >= 0xd800 && y >= 0xd800) {
-        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-      }
-      return x - y;
-    }
-  }
-  return a.length - b.length;
-}
-
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let d = 0; d < 16; d++) {
-  HEX_VALUE[d.toString(16).charCodeAt(0)] = d;
-  HEX_VALUE[d.toString(16).toUpperCase().charCodeAt(0)] = d;
-}
-
-/** Writes 40 hex digits as 20 bytes at `offset`, checking them on the way (no intermediate array). */
-function writeOid(out: Uint8Array, offset: number, oid: string, index: number): void {
-  let bad = oid.length !== 40;
-  for (let k = 0; k < 20 && !bad; k++) {
-    const high = HEX_VALUE[oid.charCodeAt(2 * k)] ?? -1;
-    const low = HEX_VALUE[oid.charCodeAt(2 * k + 1)] ?? -1;
-    if (high < 0 || low < 0) bad = true;
-    out[offset + k] = (high << 4) | low;
-  }
-  if (bad) throw new InvalidArgumentError(`entries[${index}].oid`, '40 hex digits', JSON.stringify(oid));
-}

@@ -1,5 +1,6 @@
 import type { VaultPort, VaultStat } from '../ports';
 import { parseIndex, type GitIndexData, type IndexEntry } from './indexFile';
+import type { SerializedIndex } from './indexSerialize';
 
 /** A parsed index and what is needed to trust it. */
 export interface IndexSnapshot {
@@ -12,6 +13,8 @@ export interface IndexSnapshot {
   file: { size: number; mtime: number } | null;
   /** The file's own checksum (its last 20 bytes), to tell a rewrite that kept size and mtime. */
   trailer: string | null;
+  /** The index as Recursa wrote it, when this is the file it wrote: the next write copies what did not change. */
+  written: SerializedIndex | null;
 }
 
 /**
@@ -49,23 +52,25 @@ export class IndexCache {
       return this.parse(bytes, info, now);
     }
     if (info === null) {
-      this.snapshot = snapshotOf({ version: 2, entries: [], extensions: [] }, null, null);
+      this.snapshot = snapshotOf({ version: 2, entries: [], extensions: [] }, null, null, null);
       this.confirmedAt = now;
       return this.snapshot;
     }
     return this.parse(await this.vault.readBinary(this.path), info, now);
   }
 
-  /** Takes the index Recursa itself just wrote (`bytes` are what it wrote), so the next read need not parse it again. */
-  async adopt(data: GitIndexData, bytes: Uint8Array): Promise<IndexSnapshot> {
+  /** Takes the index Recursa itself just wrote (`written`), so the next read need not parse it again. */
+  async adopt(data: GitIndexData, written: SerializedIndex): Promise<IndexSnapshot> {
     const now = Date.now();
-    this.snapshot = snapshotOf(data, await this.vault.stat(this.path), trailerOf(bytes));
+    // The entries as written: in git's order, which `written` put them in if `data`'s were not.
+    const entries = written.entries === data.entries ? data.entries : [...written.entries];
+    this.snapshot = snapshotOf({ ...data, entries }, await this.vault.stat(this.path), trailerOf(written.bytes), written);
     this.confirmedAt = now;
     return this.snapshot;
   }
 
   private async parse(bytes: Uint8Array, info: VaultStat | null, now: number): Promise<IndexSnapshot> {
-    this.snapshot = snapshotOf(await parseIndex(bytes), info, trailerOf(bytes));
+    this.snapshot = snapshotOf(await parseIndex(bytes), info, trailerOf(bytes), null);
     this.confirmedAt = now;
     return this.snapshot;
   }
@@ -77,14 +82,14 @@ function trailerOf(bytes: Uint8Array): string {
   return hex;
 }
 
-function snapshotOf(data: GitIndexData, info: VaultStat | null, trailer: string | null): IndexSnapshot {
+function snapshotOf(data: GitIndexData, info: VaultStat | null, trailer: string | null, written: SerializedIndex | null): IndexSnapshot {
   const byPath = new Map<string, IndexEntry>();
   const conflicted = new Set<string>();
   for (const entry of data.entries) {
     if (entry.stage === 0) byPath.set(entry.path, entry);
     else conflicted.add(entry.path);
   }
-  return { data, byPath, conflicted, file: info === null ? null : { size: info.size, mtime: info.mtime }, trailer };
+  return { data, byPath, conflicted, file: info === null ? null : { size: info.size, mtime: info.mtime }, trailer, written };
 }
 
 function sameFile(known: IndexSnapshot['file'], info: VaultStat | null): boolean {

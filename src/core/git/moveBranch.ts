@@ -1,6 +1,7 @@
 import type { Signature } from './commitObjects';
 import { mergedEntries, smudgeRacyEntries, type StagedFile } from './commitFiles';
-import { serializeIndex, extensionsSafeToKeep, type IndexEntry } from './indexFile';
+import { extensionsSafeToKeep, type IndexEntry } from './indexFile';
+import { serializeIndexReusing } from './indexSerialize';
 import { indexEntryFor } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { appendReflog } from './reflog';
@@ -46,8 +47,8 @@ export async function moveBranch(repo: GitRepository, move: BranchMove): Promise
     const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
     const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
     const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
-    const bytes = await serializeIndex(next);
-    await update.stage(indexPath, bytes);
+    const written = await serializeIndexReusing(next, index.written);
+    await update.stage(indexPath, written.bytes);
     await update.stage(head.refFile, `${move.to}\n`);
     await update.decide();
     await move.reached?.('locks-staged');
@@ -58,7 +59,7 @@ export async function moveBranch(repo: GitRepository, move: BranchMove): Promise
     await update.commit(indexPath);
     await move.reached?.('index-moved');
     await update.apply();
-    await repo.index.adopt(next, bytes);
+    await repo.index.adopt(next, written);
     return true;
   } finally {
     await update.release();

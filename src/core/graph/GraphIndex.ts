@@ -36,6 +36,13 @@ export interface SearchHit {
   snippet: string;
 }
 
+/**
+ * The link names are indexed after a build, while the user (or agent) may already be at work: in
+ * slices this short, a commit that starts during one waits little for it (pauses between slices
+ * last as long as git is busy).
+ */
+const NAMES_SLICE_MS = 5;
+
 export interface GraphIndexOptions {
   skipFolder?: (path: string) => boolean;
   onProgress?: (progress: IndexProgress) => void;
@@ -211,7 +218,7 @@ export class GraphIndex {
     if (asSaved && !this.changes.pending) this.savedChanges = this.state.changes;
     // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
     this.state.strings = new StringPool();
-    this.namesIndexed = this.state.links.indexNames(this.newSlicer());
+    this.namesIndexed = this.state.links.indexNames(new Slicer(Math.min(this.options.sliceMs ?? NAMES_SLICE_MS, NAMES_SLICE_MS), this.options.giveWay));
   }
 
   /** Brings the marked paths up to date (after the first build). */

@@ -2,14 +2,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexFileError } from '../../../../src/core/errors';
-import {
-  extensionsSafeToKeep,
-  parseIndex,
-  serializeIndex,
-  type GitIndexData,
-  type IndexEntry,
-  type IndexExtension,
-} from '../../../../src/core/git/indexFile';
+import { extensionsSafeToKeep, parseIndex, type GitIndexData, type IndexEntry, type IndexExtension } from '../../../../src/core/git/indexFile';
+import { serializeIndex } from '../../../../src/core/git/indexSerialize';
 import { sha1 } from '../../../../src/core/git/sha1';
 import { gitCli } from '../../../helpers/gitCli';
 import { makeTempDir } from '../../../helpers/tempVault';

@@ -36,13 +36,6 @@ export interface SearchHit {
   snippet: string;
 }
 
-/**
- * The link names are indexed after a build, while the user (or agent) may already be at work: in
- * slices this short, a commit that starts during one waits little for it (pauses between slices
- * last as long as git is busy).
- */
-const NAMES_SLICE_MS = 5;
-
 export interface GraphIndexOptions {
   skipFolder?: (path: string) => boolean;
   onProgress?: (progress: IndexProgress) => void;
@@ -74,7 +67,6 @@ export class GraphIndex {
   /** The last save asked for (see `save`). */
   private saving: Promise<boolean> = Promise.resolve(true);
   /** The link graph's name index, built after the first build, in the background: changes wait for it. */
-  private namesIndexed: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -82,7 +74,7 @@ export class GraphIndex {
     private readonly options: GraphIndexOptions = {},
   ) {
     this.reader = new NoteReader(vault, options);
-    this.changes = new ChangeTracker(this.state, vault, this.reader, options.skipFolder, () => this.namesIndexed, () => this.newSlicer());
+    this.changes = new ChangeTracker(this.state, vault, this.reader, options.skipFolder, () => this.newSlicer());
     this.unsubscribe = vault.onChange((change) => this.changes.mark(change));
   }
 
@@ -218,7 +210,6 @@ export class GraphIndex {
     if (asSaved && !this.changes.pending) this.savedChanges = this.state.changes;
     // The pool's map is for a whole vault going through at once; edits need no more than a fresh one.
     this.state.strings = new StringPool();
-    this.namesIndexed = this.state.links.indexNames(new Slicer(Math.min(this.options.sliceMs ?? NAMES_SLICE_MS, NAMES_SLICE_MS), this.options.giveWay));
   }
 
   /** Brings the marked paths up to date (after the first build). */

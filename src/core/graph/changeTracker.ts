@@ -21,8 +21,6 @@ export class ChangeTracker {
     private readonly vault: VaultPort,
     private readonly reader: NoteReader,
     private readonly skipFolder: ((folder: string) => boolean) | undefined,
-    /** What must be done before a change can be applied (the link graph's name index). */
-    private readonly ready: () => Promise<void>,
     private readonly newSlicer: () => Slicer,
   ) {}
 
@@ -59,7 +57,6 @@ export class ChangeTracker {
    * renamed), each once, several at a time: after an agent run or a sync there can be thousands.
    */
   private async catchUp(): Promise<void> {
-    await this.ready();
     const paths = [...this.dirty];
     const queued = new Set(paths);
     this.dirty.clear();

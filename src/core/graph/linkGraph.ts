@@ -22,7 +22,9 @@ export interface LinkEdge {
 /**
  * The vault's links, resolved, in both directions, kept current one change at a time. A link can
  * only resolve differently when a file with its name comes or goes, or an alias with its name
- * changes, so each change re-resolves just the notes with links of that name — never the vault.
+ * changes, so each change re-resolves just the notes that may have links of that name — never the
+ * vault. Those are found from what the graph holds anyway: a link of a name resolves to a file or
+ * an alias of that name, or to nothing (`unresolved`), so no index of every link by name is kept.
  */
 export class LinkGraph {
   private readonly resolver = new LinkResolver();
@@ -36,10 +38,20 @@ export class LinkGraph {
   /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
   private readonly incoming = new Map<string, string[]>();
   /**
-   * Link name (see `nameKey`) → the notes with a link of that name (each once); null until
-   * `indexNames`. Only changes need it, so a bulk load leaves it to be built after, in slices.
+   * Link name (see `nameKey`) → the link texts of that name that resolved to no file, whose notes
+   * are in `incoming` under the text. A text can outlive its last link here; it is dropped when read.
    */
-  private byName: Map<string, string[]> | null = new Map();
+  private readonly unresolved = new Map<string, Set<string>>();
+  /** Alias name (see `nameKey`) → the notes with an alias of that name. */
+  private readonly aliasNames = new Map<string, Set<string>>();
+  /**
+   * Link name → notes with a link of that name that resolved to a file of another name, not by an
+   * alias (a text with `.` or `..` in it, say): found here, as no file or alias of its name leads
+   * to them. A note can outlive such a link here; it is then resolved again for nothing.
+   */
+  private readonly oddlyResolved = new Map<string, Set<string>>();
+  /** Notes with a link whose name its text does not tell (it ends in `.` or `..`): resolved again on every change of name. */
+  private readonly anyName = new Set<string>();
   /**
    * Link text → its `nameKey`, remembered: a vault's links name far fewer pages than there are
    * links, and one key string per name is also quicker to look up than a new one per link.
@@ -57,7 +69,6 @@ export class LinkGraph {
   /** Starts a bulk load: notes are recorded, and resolved together by `resolveAll`. */
   beginBulk(): void {
     this.deferred = true;
-    this.byName = null;
     this.restored.clear();
     this.restoredHold = true;
   }
@@ -69,7 +80,12 @@ export class LinkGraph {
   async resolveAll(slicer: Slicer): Promise<void> {
     this.deferred = false;
     const keep = this.restoredHold ? this.restored : new Set<string>();
-    if (keep.size === 0) this.incoming.clear();
+    if (keep.size === 0) {
+      this.incoming.clear();
+      this.unresolved.clear();
+      this.oddlyResolved.clear();
+      this.anyName.clear();
+    }
     for (const path of this.links.keys()) {
       if (keep.has(path)) continue;
       this.resolveNote(path);
@@ -87,35 +103,17 @@ export class LinkGraph {
     if (!this.deferred) throw new Error('restoreNote is for bulk loads');
     this.record(path, links, aliases);
     const resolved: string[] = [];
-    for (let i = 0; i < links.linkCount; i++) resolved.push(targets(i));
+    this.anyName.delete(path);
+    for (let i = 0; i < links.linkCount; i++) {
+      const text = links.linkTarget(i);
+      const target = targets(i);
+      // Saved as resolving to no file: the link's own text, which names no file.
+      this.track(path, text, target === text && !this.resolver.has(target) ? null : target);
+      resolved.push(target);
+    }
     this.outgoing.set(path, resolved);
     for (const target of resolved) if (target !== path) addTo(this.incoming, target, path);
     this.restored.add(path);
-  }
-
-  /**
-   * Indexes the notes by the names their links use (after a bulk load), in slices, so the first
-   * change after a load finds the notes it can affect without going through every link at once.
-   */
-  async indexNames(slicer: Slicer): Promise<void> {
-    while (this.byName === null && !this.deferred) {
-      const version = this.changes;
-      const byName = new Map<string, string[]>();
-      for (const path of [...this.links.keys()]) {
-        this.addNames(path, byName);
-        if (await slicer.maybeYield()) {
-          if (this.changes !== version || this.byName !== null || this.deferred) break;
-        }
-      }
-      // Links that changed meanwhile (a change that could not wait) mean starting over.
-      if (this.changes === version && this.byName === null && !this.deferred) this.byName = byName;
-    }
-  }
-
-  /** Adds the names of the note's links to a name index. */
-  private addNames(path: string, byName: Map<string, string[]>): void {
-    const links = this.links.get(path) ?? NO_LINKS;
-    for (let i = 0; i < links.linkCount; i++) addTo(byName, this.linkKey(links.linkTarget(i)), path);
   }
 
   /** A number that differs whenever the files or any note's edges have changed since it was read. */
@@ -141,41 +139,49 @@ export class LinkGraph {
     this.unsettleRestored();
     this.changes += 1;
     this.resolver.addFile(path);
-    this.reresolve([nameKey(path)]);
+    if (!this.deferred) this.resolveAgain(this.sourcesNamed([nameKey(path)]));
   }
 
   removeFile(path: string): void {
     if (!this.resolver.has(path)) return;
     this.unsettleRestored();
     this.changes += 1;
+    // Those linking to it, found while it is still a file of its name.
+    const sources = this.deferred ? null : this.sourcesNamed([nameKey(path)]);
     this.removeNote(path);
     this.resolver.removeFile(path);
-    this.reresolve([nameKey(path)]);
+    if (sources !== null) this.resolveAgain(sources);
   }
 
   /** Records a note's links and aliases (its file must have been added). */
   setNote(path: string, links: LinkList, aliases: readonly string[]): void {
-    const before = this.aliases.get(path) ?? [];
-    const aliasesChanged = this.record(path, links, aliases);
+    const before = this.aliases.get(path) ?? EMPTY;
+    const aliasesChanged = before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
+    // Those whose links may answer to the aliases, found while the old ones are still recorded.
+    const sources = aliasesChanged && !this.deferred ? this.sourcesNamed([...before, ...aliases].map(nameKey)) : null;
+    this.record(path, links, aliases);
     if (this.deferred) {
       this.restored.delete(path);
       if (aliasesChanged) this.unsettleRestored();
       return;
     }
     this.resolveNote(path);
-    if (aliasesChanged) this.reresolve([...before, ...aliases].map(nameKey));
+    if (sources !== null) this.resolveAgain(sources);
   }
 
-  /** Stores a note's links and aliases, unresolved; whether its aliases changed. */
-  private record(path: string, links: LinkList, aliases: readonly string[]): boolean {
-    this.forgetLinks(path);
+  /** Stores a note's links and aliases, unresolved. */
+  private record(path: string, links: LinkList, aliases: readonly string[]): void {
+    this.dropEdges(path);
     this.links.set(path, links);
-    if (this.byName !== null) this.addNames(path, this.byName);
-    const before = this.aliases.get(path) ?? [];
+    this.setAliasNames(path, aliases);
     if (aliases.length === 0) this.aliases.delete(path);
     else this.aliases.set(path, aliases);
     this.resolver.setAliases(path, aliases);
-    return before.length !== aliases.length || before.some((alias, i) => alias !== aliases[i]);
+  }
+
+  private setAliasNames(path: string, aliases: readonly string[]): void {
+    for (const alias of this.aliases.get(path) ?? EMPTY) removeFromSet(this.aliasNames, nameKey(alias), path);
+    for (const alias of aliases) addToSet(this.aliasNames, nameKey(alias), path);
   }
 
   /** A file or alias changed during a bulk load: restored resolutions no longer hold. */
@@ -186,14 +192,17 @@ export class LinkGraph {
   /** Forgets a note's links and aliases; the file itself stays (see `removeFile`). */
   removeNote(path: string): void {
     if (!this.links.has(path)) return;
-    this.forgetLinks(path);
+    const before = this.aliases.get(path) ?? EMPTY;
+    const sources = !this.deferred && before.length > 0 ? this.sourcesNamed(before.map(nameKey)) : null;
+    this.dropEdges(path);
     this.links.delete(path);
-    const before = this.aliases.get(path) ?? [];
+    this.anyName.delete(path);
+    this.setAliasNames(path, EMPTY);
     this.aliases.delete(path);
     this.resolver.setAliases(path, []);
     this.restored.delete(path);
     if (before.length > 0) this.unsettleRestored();
-    if (!this.deferred && before.length > 0) this.reresolve(before.map(nameKey));
+    if (sources !== null) this.resolveAgain(sources);
   }
 
   /** The note's links, resolved, in order (made on each call: the graph keeps only the targets). */
@@ -232,32 +241,55 @@ export class LinkGraph {
     this.dropEdges(path);
     const links = this.links.get(path) ?? NO_LINKS;
     const targets: string[] = [];
+    this.anyName.delete(path);
     for (let i = 0; i < links.linkCount; i++) {
-      const target = links.linkTarget(i);
-      targets.push(this.resolver.resolve(target, path) ?? target);
+      const text = links.linkTarget(i);
+      const target = this.resolver.resolve(text, path);
+      this.track(path, text, target);
+      targets.push(target ?? text);
     }
     this.outgoing.set(path, targets);
     for (const target of targets) if (target !== path) addTo(this.incoming, target, path);
   }
 
-  private reresolve(names: readonly string[]): void {
-    if (this.deferred) return;
-    const sources = new Set<string>();
-    // Only if a change comes before `indexNames` has run: then this one pays for it.
-    let byName = this.byName;
-    if (byName === null) {
-      byName = new Map();
-      for (const path of this.links.keys()) this.addNames(path, byName);
-      this.byName = byName;
-    }
-    for (const name of names) for (const source of byName.get(name) ?? []) sources.add(source);
-    for (const source of sources) this.resolveNote(source);
+  /** Records what `sourcesNamed` needs of a link of `path` to `text` that resolved to `target` (null: none). */
+  private track(path: string, text: string, target: string | null): void {
+    const name = this.linkKey(text);
+    if (name === '.' || name === '..') this.anyName.add(path);
+    if (target === null) addToSet(this.unresolved, name, text);
+    else if (this.linkKey(target) !== name && this.aliasNames.get(name)?.has(target) !== true) addToSet(this.oddlyResolved, name, path);
   }
 
-  private forgetLinks(path: string): void {
-    const links = this.links.get(path) ?? NO_LINKS;
-    if (this.byName !== null) for (let i = 0; i < links.linkCount; i++) removeFrom(this.byName, this.linkKey(links.linkTarget(i)), path);
-    this.dropEdges(path);
+  /**
+   * The notes whose links may resolve differently once a file or alias of one of `names` comes or
+   * goes: those linking to a file or alias of such a name (and those files' own notes, as a note's
+   * links to itself are not in `incoming`), and those with such a name unresolved.
+   */
+  private sourcesNamed(names: readonly string[]): Set<string> {
+    const sources = new Set(this.anyName);
+    const linkingTo = (target: string): void => {
+      for (const source of this.incoming.get(target) ?? EMPTY) sources.add(source);
+    };
+    for (const name of new Set(names)) {
+      for (const file of [...this.resolver.filesNamed(name), ...(this.aliasNames.get(name) ?? [])]) {
+        linkingTo(file);
+        if (this.links.has(file)) sources.add(file);
+      }
+      for (const source of this.oddlyResolved.get(name) ?? EMPTY) sources.add(source);
+      const texts = this.unresolved.get(name);
+      if (texts === undefined) continue;
+      for (const text of texts) {
+        if (this.incoming.has(text)) linkingTo(text);
+        else texts.delete(text);
+      }
+      if (texts.size === 0) this.unresolved.delete(name);
+    }
+    return sources;
+  }
+
+  /** Resolves again the links of those of `sources` that are still notes. */
+  private resolveAgain(sources: ReadonlySet<string>): void {
+    for (const source of sources) if (this.links.has(source)) this.resolveNote(source);
   }
 
   private dropEdges(path: string): void {
@@ -285,6 +317,19 @@ function nameKey(text: string): string {
 }
 
 const SLASH = 0x2f;
+
+function addToSet(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([value]));
+  else set.add(value);
+}
+
+function removeFromSet(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set === undefined) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}
 
 /**
  * Adds `value` under `key` once. A note's entries are added together (after its old ones are

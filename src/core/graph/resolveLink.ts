@@ -51,6 +51,11 @@ export class LinkResolver {
     return this.byPath.values();
   }
 
+  /** The files of a name: the last part of their path, lower-cased, without `.md` for notes. */
+  filesNamed(name: string): ReadonlySet<string> {
+    return this.byName.get(name) ?? NO_FILES;
+  }
+
   has(path: string): boolean {
     return this.byPath.has(path.toLowerCase());
   }
@@ -115,6 +120,8 @@ function nearest(paths: string[], folder: string): string | null {
   if (local !== undefined) return local;
   return [...paths].sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length || compareCodePoints(a, b))[0] as string;
 }
+
+const NO_FILES: ReadonlySet<string> = new Set();
 
 function nameKey(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();

@@ -92,6 +92,8 @@ export class LinkGraph {
       await slicer.maybeYield();
     }
     this.restored.clear();
+    // Worth its memory while every link is resolved; a change afterwards looks up a few names.
+    this.linkKeys.clear();
   }
 
   /**
@@ -257,7 +259,7 @@ export class LinkGraph {
     const name = this.linkKey(text);
     if (name === '.' || name === '..') this.anyName.add(path);
     if (target === null) addToSet(this.unresolved, name, text);
-    else if (this.linkKey(target) !== name && this.aliasNames.get(name)?.has(target) !== true) addToSet(this.oddlyResolved, name, path);
+    else if (!this.resolver.filesNamed(name).has(target) && this.aliasNames.get(name)?.has(target) !== true) addToSet(this.oddlyResolved, name, path);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { compareCodePoints } from '../util/compareCodePoints';
 import type { GitObjectStore } from './gitObjects';
 import { EMPTY_TREE_OID } from './gitObjects';
 import { TREE_MODE, type TreeEntry } from './treeObjects';
@@ -24,9 +25,23 @@ export class TreeReader {
     const cached = this.cache.get(oid);
     if (cached !== undefined) return cached;
     const entries = await this.store.readTree(oid);
+    this.remember(oid, entries);
+    return entries;
+  }
+
+  /**
+   * Writes a tree and keeps its entries as `read` would give them back: a commit's next commit
+   * starts from the trees this one wrote, and need not read them again.
+   */
+  async write(entries: readonly TreeEntry[]): Promise<string> {
+    const oid = await this.store.writeTree(entries);
+    this.remember(oid, [...entries].sort(inReadOrder));
+    return oid;
+  }
+
+  private remember(oid: string, entries: readonly TreeEntry[]): void {
     if (this.cache.size >= MAX_CACHED_TREES) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(oid, entries);
-    return entries;
   }
 
   /** The blob at `path` in the tree, or null (absent, or a folder). */
@@ -80,7 +95,15 @@ export class TreeReader {
  */
 export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges): Promise<string> {
   const root = await updateSubtree(reader, rootOid, [...changes].map(([path, blob]) => ({ segments: path.split('/'), blob })));
-  return root ?? (await reader.store.writeTree([]));
+  return root ?? (await reader.write([]));
+}
+
+/**
+ * The order `GitObjectStore.readTree` gives a tree's entries in: by name, code point by code point
+ * (as isomorphic-git reads them; on disk a folder sorts as if its name ended in `/`).
+ */
+function inReadOrder(a: TreeEntry, b: TreeEntry): number {
+  return compareCodePoints(a.name, b.name);
 }
 
 interface PendingChange {
@@ -116,5 +139,5 @@ async function updateSubtree(reader: TreeReader, oid: string | null, changes: Pe
     else entries.set(name, { name, mode: TREE_MODE, oid: updated });
   }
   if (entries.size === 0) return null;
-  return reader.store.writeTree([...entries.values()]);
+  return reader.write([...entries.values()]);
 }

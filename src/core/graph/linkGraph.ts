@@ -256,6 +256,9 @@ export class LinkGraph {
 
   /** Records what `sourcesNamed` needs of a link of `path` to `text` that resolved to `target` (null: none). */
   private track(path: string, text: string, target: string | null): void {
+    // A plain name resolves to a file (or an alias) of its own name: only a path can lead elsewhere.
+    const plain = !text.includes('/') && text.trimStart().charCodeAt(0) !== DOT;
+    if (target !== null && plain) return;
     const name = this.linkKey(text);
     if (name === '.' || name === '..') this.anyName.add(path);
     if (target === null) addToSet(this.unresolved, name, text);
@@ -319,6 +322,7 @@ function nameKey(text: string): string {
 }
 
 const SLASH = 0x2f;
+const DOT = 0x2e;
 
 function addToSet(map: Map<string, Set<string>>, key: string, value: string): void {
   const set = map.get(key);

@@ -35,8 +35,6 @@ export interface SerializedIndex {
   bytes: Uint8Array;
   /** Entry `i` is bytes `offsets[i]` up to `offsets[i + 1]`; the last offset is where the extensions start. */
   offsets: Uint32Array;
-  /** How many entries have an extended flag (the file is version 3 when any does). */
-  extended: number;
 }
 
 /**
@@ -67,7 +65,6 @@ export async function serializeIndexReusing(data: IndexToWrite, previous: Serial
   const entries = order === null ? data.entries : order.map((i) => data.entries[i] as IndexEntry);
   const given = (i: number): number => (order === null ? i : (order[i] as number));
   const pieces = plan ?? [{ fresh: 0, count: entries.length }];
-  let extended = plan === null ? 0 : plan.extended;
   // Sizes first, so the buffer is made once, of the exact size.
   const pathLengths = new Uint32Array(entries.length);
   let total = HEADER_SIZE + HASH_SIZE;
@@ -81,7 +78,6 @@ export async function serializeIndexReusing(data: IndexToWrite, previous: Serial
       const entry = entries[i] as IndexEntry;
       pathLengths[i] = utf8Length(entry.path, given(i));
       total += entrySize(entry, pathLengths[i] as number);
-      if (plan === null && isExtended(entry)) extended++;
     }
   }
   for (const [i, { signature, data: extensionData }] of extensions.entries()) {
@@ -94,7 +90,7 @@ export async function serializeIndexReusing(data: IndexToWrite, previous: Serial
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, SIGNATURE);
-  view.setUint32(4, extended > 0 ? 3 : 2);
+  view.setUint32(4, entries.some(isExtended) ? 3 : 2);
   view.setUint32(8, entries.length);
   const offsets = new Uint32Array(entries.length + 1);
   let pos = HEADER_SIZE;
@@ -121,20 +117,19 @@ export async function serializeIndexReusing(data: IndexToWrite, previous: Serial
     pos += 8 + extensionData.length;
   }
   out.set(await sha1(out.subarray(0, pos)), pos);
-  return { entries, bytes: out, offsets, extended };
+  return { entries, bytes: out, offsets };
 }
 
 /** Entries `previous` wrote, `from` up to `to`, copied; or `count` entries to write from `fresh` on. */
 type Piece = { from: number; to: number } | { fresh: number; count: number };
 
 /**
- * How to write `entries` from `previous`: runs to copy and entries to write, with the count of
- * extended entries; null when they are not in git's order where a written entry meets its
- * neighbours (the full path sorts them).
+ * How to write `entries` from `previous`: runs to copy and entries to write; null when they are
+ * not in git's order where a written entry meets its neighbours (the full path sorts them).
  */
-function reusePlan(entries: readonly IndexEntry[], previous: SerializedIndex): (Piece[] & { extended: number }) | null {
+function reusePlan(entries: readonly IndexEntry[], previous: SerializedIndex): Piece[] | null {
   const before = previous.entries;
-  const plan = Object.assign([] as Piece[], { extended: previous.extended });
+  const plan: Piece[] = [];
   let i = 0;
   let j = 0;
   while (i < entries.length) {
@@ -147,24 +142,19 @@ function reusePlan(entries: readonly IndexEntry[], previous: SerializedIndex): (
       plan.push({ from, to: j });
       continue;
     }
-    const entry = entries[i] as IndexEntry;
-    const order = j < before.length ? compareEntries(entry, before[j] as IndexEntry) : -1;
+    const order = j < before.length ? compareEntries(entries[i] as IndexEntry, before[j] as IndexEntry) : -1;
+    // An entry written before that is gone (or replaced further on).
     if (order > 0) {
-      // An entry written before that is gone (or replaced further on).
-      if (isExtended(before[j] as IndexEntry)) plan.extended -= 1;
       j += 1;
       continue;
     }
-    if (order === 0 && isExtended(before[j] as IndexEntry)) plan.extended -= 1;
+    // A new entry, or one that replaces the entry written before at its place.
     if (order === 0) j += 1;
-    if (isExtended(entry)) plan.extended += 1;
     const last = plan[plan.length - 1];
     if (last !== undefined && 'fresh' in last) last.count += 1;
     else plan.push({ fresh: i, count: 1 });
     i += 1;
   }
-  // Entries left in `before` are gone; the count of extended ones is recounted for them.
-  for (; j < before.length; j++) if (isExtended(before[j] as IndexEntry)) plan.extended -= 1;
   return inOrderAtSeams(entries, plan) ? plan : null;
 }
 

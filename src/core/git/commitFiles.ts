@@ -3,8 +3,8 @@ import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './gitObjects';
-import { extensionsSafeToKeep, type IndexEntry } from './indexFile';
-import { serializeIndexReusing } from './indexSerialize';
+import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
+import { compareEntries, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { appendReflog, commitReflogMessage } from './reflog';
@@ -116,10 +116,7 @@ export async function commitStaged(
     const hash = await repo.store.writeCommit({ tree, parents, author: signature, committer: signature, message });
     await repo.reached('commit-written');
 
-    const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !entries.has(entry.path)));
-    const nextEntries = mergedEntries(kept, [...entries.values()].filter((entry) => entry !== null));
-    const nextIndex = { version: index.data.version, entries: nextEntries, extensions: extensionsSafeToKeep(index.data.extensions) };
-    const written = await serializeIndexReusing(nextIndex, index.written);
+    const { next: nextIndex, written } = await rewrittenIndex(repo, index, entries);
     await update.stage(indexPath, written.bytes);
     await update.stage(head.refFile, `${hash}\n`);
     await update.decide();
@@ -141,11 +138,26 @@ export async function commitStaged(
 }
 
 /**
+ * The index with the entries of `replaced`'s paths replaced (null: taken out), the others kept
+ * (smudged where racy), and its bytes, written from the index written last where it can be.
+ */
+export async function rewrittenIndex(
+  repo: GitRepository,
+  index: IndexSnapshot,
+  replaced: ReadonlyMap<string, IndexEntry | null>,
+): Promise<{ next: GitIndexData; written: SerializedIndex }> {
+  const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
+  const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
+  const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
+  return { next, written: await serializeIndexReusing(next, index.written) };
+}
+
+/**
  * Rewriting the index gives it a new mtime, which would make entries that were racily clean under
  * the old one look trustworthy. Like git, check those few entries now and zero the size of any
  * whose file changed, so every reader looks at that file again.
  */
-export async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept: IndexEntry[]): Promise<IndexEntry[]> {
+async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept: IndexEntry[]): Promise<IndexEntry[]> {
   const indexMtime = index.file?.mtime ?? null;
   // Racy entries are the few written within the index's last second: look at those alone.
   const racy: number[] = [];
@@ -172,12 +184,11 @@ export async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapsho
  * `serializeIndexReusing` puts it in order.
  */
 export function mergedEntries(index: readonly IndexEntry[], added: readonly IndexEntry[]): IndexEntry[] {
-  const order = (a: IndexEntry, b: IndexEntry): number => compareCodePoints(a.path, b.path) || a.stage - b.stage;
-  const adding = [...added].sort(order);
+  const adding = [...added].sort(compareEntries);
   const merged: IndexEntry[] = [];
   let at = 0;
   for (const entry of adding) {
-    while (at < index.length && order(index[at] as IndexEntry, entry) <= 0) merged.push(index[at++] as IndexEntry);
+    while (at < index.length && compareEntries(index[at] as IndexEntry, entry) <= 0) merged.push(index[at++] as IndexEntry);
     merged.push(entry);
   }
   while (at < index.length) merged.push(index[at++] as IndexEntry);

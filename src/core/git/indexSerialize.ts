@@ -277,7 +277,8 @@ function refuseRepeat(before: IndexEntry, entry: IndexEntry, i: number): void {
   }
 }
 
-function compareEntries(a: IndexEntry, b: IndexEntry): number {
+/** Git's order of index entries: by path as UTF-8 bytes, then stage. */
+export function compareEntries(a: IndexEntry, b: IndexEntry): number {
   return comparePaths(a.path, b.path) || a.stage - b.stage;
 }
 

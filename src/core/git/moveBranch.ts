@@ -1,7 +1,6 @@
 import type { Signature } from './commitObjects';
-import { mergedEntries, smudgeRacyEntries, type StagedFile } from './commitFiles';
-import { extensionsSafeToKeep, type IndexEntry } from './indexFile';
-import { serializeIndexReusing } from './indexSerialize';
+import { rewrittenIndex, type StagedFile } from './commitFiles';
+import type { IndexEntry } from './indexFile';
 import { indexEntryFor } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { appendReflog } from './reflog';
@@ -44,10 +43,7 @@ export async function moveBranch(repo: GitRepository, move: BranchMove): Promise
     for (const file of move.files) {
       replaced.set(file.path, file.oid === null ? null : indexEntryFor(file.path, file.oid, file.stat ?? UNKNOWN_STAT, parseInt(file.mode ?? '100644', 8)));
     }
-    const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
-    const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
-    const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
-    const written = await serializeIndexReusing(next, index.written);
+    const { next, written } = await rewrittenIndex(repo, index, replaced);
     await update.stage(indexPath, written.bytes);
     await update.stage(head.refFile, `${move.to}\n`);
     await update.decide();

@@ -66,7 +66,6 @@ export class GraphIndex {
   private built: Promise<void> | null = null;
   /** The last save asked for (see `save`). */
   private saving: Promise<boolean> = Promise.resolve(true);
-  /** The link graph's name index, built after the first build, in the background: changes wait for it. */
   private readonly unsubscribe: () => void;
 
   constructor(

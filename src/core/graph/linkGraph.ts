@@ -1,10 +1,6 @@
 import type { Slicer } from '../util/Slicer';
-import type { NoteLink } from './parseNote';
-
 import { LinkResolver } from './resolveLink';
-
-/** A link as the graph is given it: the text it names and its line. */
-export type LinkRef = Pick<NoteLink, 'target' | 'line'>;
+import { addToSet, removeFromSet } from './setsByKey';
 
 /** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */
 export interface LinkList {
@@ -323,19 +319,6 @@ function nameKey(text: string): string {
 
 const SLASH = 0x2f;
 const DOT = 0x2e;
-
-function addToSet(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([value]));
-  else set.add(value);
-}
-
-function removeFromSet(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set === undefined) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
 
 /**
  * Adds `value` under `key` once. A note's entries are added together (after its old ones are

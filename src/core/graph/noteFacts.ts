@@ -1,5 +1,5 @@
 import type { StringPool } from '../util/ownedString';
-import type { LinkList, LinkRef } from './linkGraph';
+import type { LinkList } from './linkGraph';
 import type { NoteProperty, NoteTag, ParsedNote } from './parseNote';
 
 /** Where each part of `NoteFacts`' array starts: four numbers, then the links. */
@@ -55,13 +55,6 @@ export class NoteFacts implements LinkList {
 
   linkLine(i: number): number {
     return this.number(LINKS_AT + 2 * i + 1);
-  }
-
-  /** The links, as new objects. */
-  links(): LinkRef[] {
-    const links: LinkRef[] = [];
-    for (let i = 0; i < this.linkCount; i++) links.push({ target: this.linkTarget(i), line: this.linkLine(i) });
-    return links;
   }
 
   /** The tags, as new objects. */

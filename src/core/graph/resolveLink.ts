@@ -1,4 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
+import { addToSet, removeFromSet } from './setsByKey';
 
 /**
  * The files of a vault, indexed for resolving link text the way Obsidian does: by full or
@@ -22,13 +23,13 @@ export class LinkResolver {
     if (this.byPath.get(path.toLowerCase()) === path) return;
     this.forgetAnswers();
     this.byPath.set(path.toLowerCase(), path);
-    addTo(this.byName, nameKey(path), path);
+    addToSet(this.byName, nameKey(path), path);
   }
 
   removeFile(path: string): void {
     this.forgetAnswers();
     this.byPath.delete(path.toLowerCase());
-    removeFrom(this.byName, nameKey(path), path);
+    removeFromSet(this.byName, nameKey(path), path);
     this.setAliases(path, []);
   }
 
@@ -36,10 +37,10 @@ export class LinkResolver {
     const before = this.aliasesOf.get(path) ?? [];
     if (before.length === aliases.length && before.every((alias, i) => alias === aliases[i])) return;
     this.forgetAnswers();
-    for (const alias of before) removeFrom(this.byAlias, alias.toLowerCase(), path);
+    for (const alias of before) removeFromSet(this.byAlias, alias.toLowerCase(), path);
     if (aliases.length === 0) this.aliasesOf.delete(path);
     else this.aliasesOf.set(path, [...aliases]);
-    for (const alias of aliases) addTo(this.byAlias, alias.toLowerCase(), path);
+    for (const alias of aliases) addToSet(this.byAlias, alias.toLowerCase(), path);
   }
 
   private forgetAnswers(): void {
@@ -135,17 +136,4 @@ function joinPath(folder: string, relative: string): string {
     else if (segment !== '.' && segment !== '') parts.push(segment);
   }
   return parts.join('/');
-}
-
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key) ?? new Set<string>();
-  set.add(value);
-  map.set(key, set);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set === undefined) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkGraph, type LinkEdge, type LinkList, type LinkRef } from '../../../../src/core/graph/linkGraph';
+import { LinkGraph, type LinkEdge, type LinkList } from '../../../../src/core/graph/linkGraph';
 import type { NoteLink } from '../../../../src/core/graph/parseNote';
 import { LinkResolver } from '../../../../src/core/graph/resolveLink';
 import { Slicer } from '../../../../src/core/util/Slicer';
@@ -31,6 +31,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...PATHS) }),
 );
+
+type LinkRef = Pick<NoteLink, 'target' | 'line'>;
 
 /** Links as the graph is given them (the index gives it a note's packed facts). */
 function listOf(links: readonly LinkRef[]): LinkList {

@@ -5,12 +5,14 @@ const encoder = new TextEncoder();
 
 /** A buffer texts are appended to. Bytes once written never change, so a span stays readable while held. */
 export class Slab {
-  /** Bytes written so far. */
-  used = 0;
   /** Bytes of the texts still in use (see `TextSlabs.release`). */
   live = 0;
 
-  constructor(readonly bytes: Uint8Array) {}
+  /** @param used bytes written so far: none in a new buffer, all of them in one already filled. */
+  constructor(
+    readonly bytes: Uint8Array,
+    public used = 0,
+  ) {}
 }
 
 /** Where a text is: bytes `start` up to `end` of a slab. Moved (changed in place) when its slab is emptied. */
@@ -53,9 +55,7 @@ export class TextSlabs {
 
   /** A slab over bytes already read (a saved index's texts), every text in it to be `hold`. */
   adopt(bytes: Uint8Array): Slab {
-    const slab = new Slab(bytes);
-    slab.used = bytes.length;
-    return slab;
+    return new Slab(bytes, bytes.length);
   }
 
   /** Counts a span as in use. */
@@ -101,9 +101,7 @@ export class TextSlabs {
 }
 
 function ownSpan(bytes: Uint8Array): TextSpan {
-  const slab = new Slab(bytes);
-  slab.used = bytes.length;
-  return { slab, start: 0, end: bytes.length };
+  return { slab: new Slab(bytes, bytes.length), start: 0, end: bytes.length };
 }
 
 /** A span's bytes (a view, not a copy). */

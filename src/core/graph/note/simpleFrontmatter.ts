@@ -7,6 +7,10 @@ const SIMPLE_KEY = /^[\p{L}_](?:[\p{L}\p{N}_ .\-/()]*[\p{L}\p{N}_.\-/()])?$/u;
 const NOT_A_STRING_KEY = /^(?:true|false|null|y|n|yes|no|on|off)$/i;
 /** A plain scalar the YAML parser keeps as written: no indicator first, no comment, no nested key, no link. */
 const SIMPLE_VALUE = /^(?:[\p{L}\p{N}_(.+~/]|-\p{N})(?:(?!: |:$| #|\[\[)[^\t])*$/u;
+/** A quoted scalar with no escapes (and so exactly its text between the quotes) and no link. */
+const QUOTED_VALUE = /^(?:"((?:(?!\[\[)[^"\\])*)"|'((?:(?!\[\[)[^'])*)')$/;
+/** An empty flow list, `[]`: the parser's value for it is an empty list. */
+const EMPTY_LIST = /^\[ *\]$/;
 const LIST_ITEM = /^( *)- +(.*)$/;
 const NESTED_FIELD = /^( +)([^\s:#][^:]*):(?:( .*))?$/;
 const LEADING_SPACES = /^ +/;
@@ -18,6 +22,8 @@ interface SimpleEntry {
   line: number;
   values: { text: string; line: number }[];
   list: boolean;
+  /** The key's own line gave its value: no list item or nested field may follow. */
+  complete: boolean;
   map?: { indent: number; fields: Map<string, unknown> };
 }
 
@@ -29,8 +35,8 @@ interface SimpleReader {
 }
 
 /**
- * Frontmatter that is only `key: value` lines and simple lists (most of it, in real vaults) is
- * read directly, the way the YAML parser would read it: the parser costs as much as the rest of
+ * Frontmatter that is only `key: value` lines, simple lists, quoted strings without escapes and
+ * empty `[]` lists (most of it, in real vaults) is read directly, the way the YAML parser would read it: the parser costs as much as the rest of
  * indexing a note. Returns false, having read nothing, for anything else.
  */
 export function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
@@ -74,11 +80,11 @@ function readLine(reader: SimpleReader, line: string, lineNo: number): boolean {
 function readListItem(reader: SimpleReader, item: RegExpExecArray, line: number): boolean {
   const current = reader.entries[reader.entries.length - 1];
   const indent = (item[1] as string).length;
-  const value = (item[2] as string).replace(TRAILING_SPACES, '');
-  if (current === undefined || current.map !== undefined || (current.values.length > 0 && !current.list) || (reader.listIndent >= 0 && indent !== reader.listIndent) || !SIMPLE_VALUE.test(value)) return false;
+  const value = scalarText((item[2] as string).replace(TRAILING_SPACES, ''));
+  if (current === undefined || current.map !== undefined || current.complete || (reader.listIndent >= 0 && indent !== reader.listIndent) || value === null) return false;
   reader.listIndent = indent;
   current.list = true;
-  current.values.push({ text: NULL_VALUE.test(value) ? '' : value, line });
+  current.values.push({ text: value, line });
   return true;
 }
 
@@ -88,7 +94,7 @@ function readNestedField(reader: SimpleReader, field: RegExpExecArray): boolean 
   const indent = (field[1] as string).length;
   const name = field[2] as string;
   const text = (field[3] ?? '').replace(LEADING_SPACES, '');
-  if (current === undefined || current.list || current.values.length > 0 || (current.map !== undefined && current.map.indent !== indent)) return false;
+  if (current === undefined || current.list || current.complete || (current.map !== undefined && current.map.indent !== indent)) return false;
   if (!SIMPLE_KEY.test(name) || NOT_A_STRING_KEY.test(name) || (text !== '' && !SIMPLE_VALUE.test(text))) return false;
   current.map ??= { indent, fields: new Map() };
   const typed = coreScalar(text);
@@ -105,11 +111,25 @@ function readKey(reader: SimpleReader, line: string, lineNo: number): boolean {
   const value = line.slice(colon + 1);
   if (!SIMPLE_KEY.test(key) || NOT_A_STRING_KEY.test(key) || reader.keys.has(key)) return false;
   const text = value.replace(LEADING_SPACES, '');
-  if (value !== '' && (value.charAt(0) !== ' ' || !SIMPLE_VALUE.test(text))) return false;
+  if (value !== '' && value.charAt(0) !== ' ') return false;
+  const entry: SimpleEntry = { key, line: lineNo, values: [], list: false, complete: text !== '' };
+  if (EMPTY_LIST.test(text)) entry.list = true;
+  else if (text !== '') {
+    const scalar = scalarText(text);
+    if (scalar === null) return false;
+    entry.values.push({ text: scalar, line: lineNo });
+  }
   reader.keys.add(key);
   reader.listIndent = -1;
-  reader.entries.push({ key, line: lineNo, values: text === '' ? [] : [{ text: NULL_VALUE.test(text) ? '' : text, line: lineNo }], list: false });
+  reader.entries.push(entry);
   return true;
+}
+
+/** What the parser makes of a simple scalar (a null as ''), or null if it is not simple. */
+function scalarText(text: string): string | null {
+  if (SIMPLE_VALUE.test(text)) return NULL_VALUE.test(text) ? '' : text;
+  const quoted = QUOTED_VALUE.exec(text);
+  return quoted === null ? null : (quoted[1] ?? quoted[2] ?? '');
 }
 
 /** An entry as a property, and as tags or aliases for the keys that hold them. */

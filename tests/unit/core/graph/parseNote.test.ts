@@ -384,7 +384,9 @@ describe('parseNote', () => {
       // one in front must give the same properties, tags, aliases and links, one line further down.
       const KEYS = ['tags', 'Tags', 'tag', 'aliases', 'alias', 'status', 'Date created', 'a.b', 'Café', 'related', 'n', 'True', '1'];
       const VALUES = ['', 'open', '1.10', '0x1F', 'true', '~', 'null', 'a, b', '#x', 'x #y', 'x#y', 'a: b', 'a:b', '[[Link]]', 'see [[Link]]', '100%', '-5',
-        '- x', "it's", '\u00a0x', 'x\u00a0', "'q'", '"q"', '*a', '&a', '!t', 'a  b', '1:30', 'note:', '#a #b', 'a/b c', '東京', 'x\ty', 'p, q , r', '.inf', '{a: 1}'];
+        '- x', "it's", '\u00a0x', 'x\u00a0', "'q'", '"q"', '*a', '&a', '!t', 'a  b', '1:30', 'note:', '#a #b', 'a/b c', '東京', 'x\ty', 'p, q , r', '.inf', '{a: 1}',
+        '[]', '[ ]', '[a]', '""', "''", '"a b"', '"p, q"', '"#x #y"', "'a: b'", '"null"', "'~'", '"[[Link]]"', "'see [[Link]]'", '"a\\"b"', '"a\\\\b"',
+        "'it''s'", '"x" # c', '"q" x', '"é ü"', "'a\\b'", '" x "', '"\'"', "'\"'", '"a [b]"'];
       const entry = fc.record({
         key: fc.constantFrom(...KEYS),
         value: fc.constantFrom(...VALUES),
@@ -392,6 +394,8 @@ describe('parseNote', () => {
         indent: fc.constantFrom('', '  ', '    '),
         blank: fc.boolean(),
         trailing: fc.constantFrom('', ' '),
+        // Items after a key that has a value: invalid YAML, which neither reading may half take.
+        itemsAfterValue: fc.boolean(),
       });
       // A nested map under a key with no value: scalars of every type the core schema knows.
       const SCALARS = ['', 'null', '~', 'true', 'False', 'TRUE', '1.10', '0x1F', '0o17', '.inf', '-.Inf', '.NaN', '+12', '-5', '1e3', '007', '1.', '.5', 'text', 'a b',
@@ -399,8 +403,8 @@ describe('parseNote', () => {
       const field = fc.record({ name: fc.constantFrom('conversation', 'run', 'note', 'commit', 'run', 'Note', 'a.b'), value: fc.constantFrom(...SCALARS) });
       const mapEntry = fc.record({ key: fc.constantFrom(...KEYS), fields: fc.array(field, { minLength: 1, maxLength: 4 }), indent: fc.constantFrom('  ', '    ', ' ') });
       const render = fc.oneof(
-        entry.map(({ key, value, items, indent, blank, trailing }) =>
-          [`${key}:${value === '' ? '' : ` ${value}`}${trailing}`, ...(value === '' ? items.map((item) => `${indent}- ${item}`) : []), ...(blank ? [''] : [])].join('\n'),
+        entry.map(({ key, value, items, indent, blank, trailing, itemsAfterValue }) =>
+          [`${key}:${value === '' ? '' : ` ${value}`}${trailing}`, ...(value === '' || itemsAfterValue ? items.map((item) => `${indent}- ${item}`) : []), ...(blank ? [''] : [])].join('\n'),
         ),
         mapEntry.map(({ key, fields, indent }) => [`${key}:`, ...fields.map(({ name, value }) => `${indent}${name}:${value === '' ? '' : ` ${value}`}`)].join('\n')),
       );

@@ -155,7 +155,7 @@ export class FullTextBuilder {
   private readonly paths: string[] = [];
   private readonly lengths: number[] = [];
   private readonly words: WordSink = {
-    asciiWord: (lower, start, end) => this.postings.countWord(lower, start, end),
+    asciiWord: (lower, start, end, hash) => this.postings.countWord(lower, start, end, hash),
     word: (word) => this.postings.countWord(word, 0, word.length),
   };
 

@@ -1,3 +1,5 @@
+import { EMPTY_HASH, hashStep } from './termTable';
+
 /** Words split at spaces, punctuation and symbols: `[[Page|alias]]` and `` `code` `` must yield their words. */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}\p{S}]+/u;
 /** The ASCII part of `WORD_BREAK` (line breaks, space, punctuation, symbols), by character code: 1 breaks. */
@@ -32,8 +34,8 @@ export function keepTerm(word: string): boolean {
 
 /** Where `scanWords` puts the words it finds. */
 export interface WordSink {
-  /** An all-ASCII word: `lower` from `start` to `end` (no string made for it). */
-  asciiWord(lower: string, start: number, end: number): void;
+  /** An all-ASCII word: `lower` from `start` to `end` (no string made for it), whose `wordHash` is `hash`. */
+  asciiWord(lower: string, start: number, end: number, hash: number): void;
   /** A word with other characters, as split at Unicode's breaks. */
   word(word: string): void;
 }
@@ -49,19 +51,25 @@ export function scanWords(text: string, sink: WordSink): void {
   const length = lower.length;
   let start = 0;
   let ascii = true;
+  // Hashed as scanned: the term table would otherwise read every word a second time.
+  let hash = EMPTY_HASH;
   for (let at = 0; at <= length; at += 1) {
     const code = at < length ? lower.charCodeAt(at) : 0x0a;
     if (code >= 0x80) {
       ascii = false;
       continue;
     }
-    if (ASCII_BREAKS[code] === 0) continue;
+    if (ASCII_BREAKS[code] === 0) {
+      hash = hashStep(hash, code);
+      continue;
+    }
     if (at > start) {
-      if (ascii) sink.asciiWord(lower, start, at);
+      if (ascii) sink.asciiWord(lower, start, at, hash);
       else for (const word of lower.slice(start, at).split(WORD_BREAK)) if (word !== '') sink.word(word);
     }
     start = at + 1;
     ascii = true;
+    hash = EMPTY_HASH;
   }
 }
 

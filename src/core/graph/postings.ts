@@ -134,9 +134,9 @@ export class PostingsBuilder {
     this.field = field;
   }
 
-  /** Counts the word `source` holds from `start` to `end` in the field started. */
-  countWord(source: string, start: number, end: number): void {
-    const id = this.termOf(source, start, end);
+  /** Counts the word `source` holds from `start` to `end` (whose `wordHash` is `hash`, if known) in the field started. */
+  countWord(source: string, start: number, end: number, hash?: number): void {
+    const id = this.termOf(source, start, end, hash);
     if (id === REFUSED) return;
     if (id >= this.counts.length) this.counts = grown(this.counts, id + 1);
     if ((this.counts[id] = (this.counts[id] as number) + 1) === 1) this.touched.push(id);
@@ -160,8 +160,8 @@ export class PostingsBuilder {
   }
 
   /** The term number of a word, given on first sight (or `REFUSED`). */
-  private termOf(source: string, start: number, end: number): number {
-    const known = this.terms.numberOf(source, start, end);
+  private termOf(source: string, start: number, end: number, hash?: number): number {
+    const known = this.terms.numberOf(source, start, end, hash);
     if (known !== UNSEEN) return known;
     // The dictionary keeps the term: not a slice of the note it was first seen in.
     const word = ownedString(source.slice(start, end));

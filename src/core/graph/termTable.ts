@@ -17,9 +17,8 @@ export class TermTable {
     return this.words.length;
   }
 
-  /** The number given for `source` from `start` to `end`, or `UNSEEN`. */
-  numberOf(source: string, start: number, end: number): number {
-    const hash = hashOf(source, start, end);
+  /** The number given for `source` from `start` to `end` (whose `wordHash` is `hash`), or `UNSEEN`. */
+  numberOf(source: string, start: number, end: number, hash = wordHash(source, start, end)): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = (this.slots[slot] as number) - 1;
@@ -33,7 +32,7 @@ export class TermTable {
     const entry = this.words.length;
     if (entry >= this.hashes.length) this.hashes = grown(this.hashes, entry * 2);
     if ((entry + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
-    const hash = hashOf(word, 0, word.length);
+    const hash = wordHash(word, 0, word.length);
     this.words.push(word);
     this.numbers.push(number);
     this.hashes[entry] = hash;
@@ -58,11 +57,18 @@ export class TermTable {
   }
 }
 
-function hashOf(source: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let at = start; at < end; at += 1) hash = Math.imul(hash ^ source.charCodeAt(at), 0x01000193);
-  // As an Int32Array keeps it: the offset basis alone (an empty word) is above 2^31.
-  return hash | 0;
+/** FNV-1a over UTF-16 code units, as an Int32Array keeps it: `EMPTY_HASH`, then `hashStep` for each. */
+export const EMPTY_HASH = 0x811c9dc5 | 0;
+
+export function hashStep(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193);
+}
+
+/** The hash of `source` from `start` to `end`. */
+export function wordHash(source: string, start: number, end: number): number {
+  let hash = EMPTY_HASH;
+  for (let at = start; at < end; at += 1) hash = hashStep(hash, source.charCodeAt(at));
+  return hash;
 }
 
 function sameText(word: string, source: string, start: number, end: number): boolean {

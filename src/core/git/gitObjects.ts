@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import pako from 'pako';
+import { PakoDeflater } from './pakoDeflate';
 import { PackWriter } from './packWriter';
 import type { VaultPort } from '../ports';
 import type { CommitObject, Signature } from './commitObjects';
@@ -134,15 +134,11 @@ export class GitObjectStore {
  */
 export type Deflate = (bytes: Uint8Array) => Uint8Array;
 
-/**
- * Compresses a loose object with pako at level 1. zlib's
- * default window (32 KiB) and hash table are set up for every object, and for note-sized blobs
- * that setup is most of the cost: a window just large enough for the input and a smaller hash
- * table give the same bytes, about twice as fast. Any zlib reader (git's included) reads them.
- */
+const pakoDeflater = new PakoDeflater();
+
+/** Compresses a loose object with pako at level 1 (see `PakoDeflater`). */
 export function deflateWithPako(bytes: Uint8Array): Uint8Array {
-  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes.byteLength + 262))));
-  return pako.deflate(bytes, { level: 1, windowBits, memLevel: bytes.byteLength < 1 << 20 ? 5 : 8 });
+  return pakoDeflater.deflate(bytes);
 }
 
 interface Person {

@@ -5,6 +5,9 @@ import { IdbFileStore, join, parentOf, type StoredEntry } from './idbFileStore';
 /** The folder Obsidian's local trash uses, at the vault root. */
 export const LOCAL_TRASH_FOLDER = '.trash';
 
+/** One decoder for every read: a phone's adapter decodes natively, not through a new object per file. */
+const utf8 = new TextDecoder();
+
 /** Stores opened by the page before the vault loads, by vault name (`Vault.load(name)` finds its store here). */
 const stores = new Map<string, IdbFileStore>();
 
@@ -86,7 +89,7 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
   }
 
   async read(normalizedPath: string): Promise<string> {
-    return new TextDecoder().decode(await this.readBinary(normalizedPath));
+    return utf8.decode(await this.readBinary(normalizedPath));
   }
 
   async readBinary(normalizedPath: string): Promise<ArrayBuffer> {

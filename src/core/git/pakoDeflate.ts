@@ -1,5 +1,5 @@
-import { deflate, deflateInit2, deflateReset } from 'pako/lib/zlib/deflate';
-import ZStream from 'pako/lib/zlib/zstream';
+import { deflate, deflateInit2, deflateReset } from 'pako/lib/zlib/deflate.js';
+import ZStream from 'pako/lib/zlib/zstream.js';
 
 // zlib's constants, as pako's port numbers them.
 const Z_OK = 0;

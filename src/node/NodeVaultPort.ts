@@ -1,4 +1,4 @@
-import { readFile as readFileCallback, rename as renameCallback, stat as statCallback, writeFile as writeFileCallback, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFile as readFileCallback, readSync, rename as renameCallback, stat as statCallback, writeFile as writeFileCallback, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { appendFile, lstat, mkdir, open, readdir, readlink, rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
@@ -11,7 +11,7 @@ import {
   isMissingPathError,
   platformErrorCode,
 } from '../core/errors';
-import { ChangeFeed, listingOf, readLinkOrNull, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
+import { ChangeFeed, listingOf, readLinkOrNull, type ReadOptions, type StatAndBytes, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
 import { watchFolderTree, type FolderWatcher } from './folderWatcher';
 
@@ -64,6 +64,34 @@ export class NodeVaultPort implements VaultPort {
     const { maxBytes } = options;
     const buffer = await this.io('read', path, () => (maxBytes === undefined ? readFile(this.abs(path)) : readStart(this.abs(path), maxBytes)));
     return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  }
+
+  /**
+   * Opens, stats, reads and closes the file with synchronous calls: for a note of a few kilobytes
+   * these take microseconds, where the thread pool's round trip for each of them (and one more for
+   * `stat`) cost three times the wall time and the CPU of an index build's reads.
+   */
+  async readWithStat(path: string, options: ReadOptions = {}): Promise<StatAndBytes | null> {
+    const full = this.abs(path);
+    let fd: number;
+    try {
+      fd = openSync(full, 'r');
+    } catch (error) {
+      if (isMissingPathError(error)) return null;
+      throw fromPlatformError('read', path, error);
+    }
+    try {
+      const info = fstatSync(fd);
+      if (info.isDirectory()) return { stat: { kind: 'folder', size: 0, mtime: info.mtimeMs, ctime: info.ctimeMs }, bytes: new Uint8Array(0) };
+      const buffer = Buffer.allocUnsafe(Math.min(info.size, options.maxBytes ?? Number.POSITIVE_INFINITY));
+      let read = 0;
+      for (let got = -1; read < buffer.length && got !== 0; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
+      return { stat: { kind: 'file', size: info.size, mtime: info.mtimeMs, ctime: info.ctimeMs }, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, read) };
+    } catch (error) {
+      throw fromPlatformError('read', path, error);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   async write(path: string, data: string): Promise<void> {

@@ -24,6 +24,7 @@ export class NoteReader {
 
   /** The note's text and stat; `undefined` when the saved copy is current, null when it cannot be read. */
   async readIfChanged(path: string, known: IndexedNote | undefined): Promise<NoteRead | null | undefined> {
+    if (known === undefined && this.vault.readWithStat !== undefined) return this.readWithStat(path);
     try {
       const stat = await this.vault.stat(path);
       if (stat === null) return null;
@@ -44,6 +45,22 @@ export class NoteReader {
       const resolution = await resolveLinks(this.vault, path, { followLast: true });
       if (resolution.kind !== 'inside' || resolution.path !== path) return null;
       return await this.vault.stat(path);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A note not known yet, read with its stat in one step (`VaultPort.readWithStat`). */
+  private async readWithStat(path: string): Promise<NoteRead | null> {
+    if (!isNote(path)) return null;
+    const maxBytes = this.options.maxNoteBytes ?? MAX_INDEXED_NOTE_BYTES;
+    try {
+      const read = await this.vault.readWithStat?.(path, { maxBytes });
+      if (read === undefined || read === null || read.stat.kind !== 'file') return null;
+      const { stat, bytes } = read;
+      if (stat.size <= maxBytes) return { text: decodeUtf8(bytes), size: stat.size, mtime: stat.mtime };
+      this.options.onPartialNote?.(path, stat.size);
+      return { text: decodeStart(bytes.subarray(0, maxBytes)), size: stat.size, mtime: stat.mtime };
     } catch {
       return null;
     }

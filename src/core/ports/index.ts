@@ -1,4 +1,4 @@
-export type { ReadOptions, VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';
+export type { ReadOptions, StatAndBytes, VaultChange, VaultChangeListener, VaultListing, VaultPort, VaultStat } from './vault';
 export { ChangeFeed } from './ChangeFeed';
 export { walkEntries, walkFiles } from './walkFiles';
 export { readTextIfExists } from './readTextIfExists';

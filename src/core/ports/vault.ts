@@ -31,6 +31,12 @@ export interface VaultPort {
    * read part of a file, the rest is never loaded).
    */
   readBinary(path: string, options?: ReadOptions): Promise<Uint8Array>;
+  /**
+   * Optional: the file's bytes (at most `maxBytes`, as `readBinary`) with its stat, in one step, or
+   * null when nothing is there; a folder gives its stat and no bytes. Where a platform can do this
+   * with fewer calls than `stat` then `readBinary`, a build that reads every note uses it.
+   */
+  readWithStat?(path: string, options?: ReadOptions): Promise<StatAndBytes | null>;
   write(path: string, data: string): Promise<void>;
   writeBinary(path: string, data: Uint8Array): Promise<void>;
   /**
@@ -67,6 +73,11 @@ export interface VaultPort {
   readLink(path: string): Promise<string | null>;
   /** Subscribes to changes; returns the function that unsubscribes. */
   onChange(listener: VaultChangeListener): () => void;
+}
+
+export interface StatAndBytes {
+  stat: VaultStat;
+  bytes: Uint8Array;
 }
 
 export interface ReadOptions {

@@ -21,6 +21,28 @@ async function eventually(predicate: () => boolean, timeoutMs = 3000): Promise<v
 }
 
 describe('NodeVaultPort', () => {
+  describe('readWithStat', () => {
+    it('gives what stat and readBinary give, in one step; the start only with maxBytes; null when missing', async () => {
+      const { dir, remove } = await makeTempDir();
+      const port = new NodeVaultPort(dir, { watch: false });
+      const bytes = new TextEncoder().encode('\ufeff# Héllo\n日本語 🙂\n'.repeat(300));
+      await mkdir(join(dir, 'Notes'));
+      await writeFile(join(dir, 'Notes/a.md'), bytes);
+      await writeFile(join(dir, 'empty.md'), '');
+      const whole = await port.readWithStat('Notes/a.md');
+      expect(whole?.stat).toEqual(await port.stat('Notes/a.md'));
+      expect(Buffer.from(whole?.bytes ?? []).equals(Buffer.from(await port.readBinary('Notes/a.md')))).toBe(true);
+      const start = await port.readWithStat('Notes/a.md', { maxBytes: 1000 });
+      expect(start?.stat.size).toBe(bytes.byteLength);
+      expect(Buffer.from(start?.bytes ?? []).equals(Buffer.from(bytes.subarray(0, 1000)))).toBe(true);
+      expect(await port.readWithStat('empty.md')).toEqual({ stat: await port.stat('empty.md'), bytes: new Uint8Array(0) });
+      expect(await port.readWithStat('Notes')).toEqual({ stat: await port.stat('Notes'), bytes: new Uint8Array(0) });
+      expect(await port.readWithStat('missing.md')).toBeNull();
+      await expect(port.readWithStat('../outside.md')).rejects.toMatchObject({ code: 'Io' });
+      await remove();
+    });
+  });
+
   describe('createExclusive', () => {
     it('lets exactly one of two ports over one folder create a lock file (O_EXCL, not a lock in memory)', async () => {
       const { dir, remove } = await makeTempDir();

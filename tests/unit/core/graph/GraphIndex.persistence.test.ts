@@ -15,7 +15,7 @@ async function savedFiles(dir: string): Promise<{ arrays: string; part: string }
   return { arrays: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.bin`), part: join(dir, `.obsidian/plugins/recursa/graph-index.${generation}.0.jsonl`) };
 }
 
-/** The port, counting the notes it reads. */
+/** The port, counting the notes it reads (by either way of reading one). */
 function counting(port: VaultPort): { port: VaultPort; reads: string[] } {
   const reads: string[] = [];
   const wrapped = Object.create(port) as VaultPort;
@@ -23,6 +23,13 @@ function counting(port: VaultPort): { port: VaultPort; reads: string[] } {
     if (path.endsWith('.md')) reads.push(path);
     return port.readText(path);
   };
+  const readWithStat = port.readWithStat?.bind(port);
+  if (readWithStat !== undefined) {
+    wrapped.readWithStat = async (path, options) => {
+      if (path.endsWith('.md')) reads.push(path);
+      return readWithStat(path, options);
+    };
+  }
   return { port: wrapped, reads };
 }
 

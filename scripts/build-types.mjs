@@ -4,8 +4,8 @@
 // against it.
 //
 // tsconfig.types.json is the project's config plus the ambient `recursa:sandbox-worker` and
-// `recursa:cl100k-ranks` modules (dts-bundle-generator compiles only the entry, so the ambient
-// files must come in through `types`).
+// `recursa:cl100k-ranks` modules and pako's zlib files (dts-bundle-generator compiles only the
+// entry, so the ambient files must come in through `types`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';

@@ -98,7 +98,7 @@ describe.each(CHAT_WIDTHS)('review before commit at $width width', ({ width, vie
 
     // Obsidian closes with the review open, and starts again.
     await page.evaluate(async () => {
-      window.recursaHarness?.unloadPlugin();
+      await window.recursaHarness?.unloadPlugin();
       await window.recursaHarness?.loadPlugin();
       await window.recursaHarness?.waitForCore();
     });
@@ -111,7 +111,7 @@ describe.each(CHAT_WIDTHS)('review before commit at $width width', ({ width, vie
     expect(await pending.locator('.recursa-review-file[data-decision="undone"] .recursa-path').getAttribute('title')).toBe(BETA);
     await screenshot('review-restored');
     await pending.getByRole('button', { name: 'Keep all changes' }).click();
-    await expect.poll(() => gitCli(chat.dir, 'log', '-1', '--format=%s').trim()).toBe('Recursa: Start the Beta project');
+    await expect.poll(() => gitCli(chat.dir, 'log', '-1', '--format=%s').trim(), { timeout: 10_000 }).toBe('Recursa: Start the Beta project');
     expect(gitCli(chat.dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(ALPHA);
     // A commit moves the branch, then the index, as git's own does: the status settles once both moved.
     await expect.poll(() => gitCli(chat.dir, 'status', '--porcelain', '--', 'Projects')).toBe('');

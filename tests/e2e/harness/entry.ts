@@ -184,9 +184,13 @@ const harness = {
     return total / times;
   },
 
-  unloadPlugin(): void {
+  /** Resolves once the plugin's vault has closed (its index saved), as a restart would find it. */
+  async unloadPlugin(): Promise<void> {
+    // Private in the source: the close the plugin starts on unload (a second call waits for it).
+    const stack = (plugin as unknown as { stack: { close(): Promise<void> } | null } | null)?.stack ?? null;
     plugin?.unload();
     plugin = null;
+    await stack?.close();
   },
 
   /** Resolves once the plugin's core (history, index, sandbox) is up. */

@@ -32,6 +32,8 @@ export class IdbFileStore {
   private readonly children = new Map<string, Set<string>>([['/', new Set()]]);
   private changed = new Set<string>();
   private keysMade = 0;
+  /** The read-only transaction reads share while it is active (see `read`). */
+  private reading: IDBTransaction | null = null;
 
   private constructor(
     readonly name: string,
@@ -92,12 +94,29 @@ export class IdbFileStore {
     return found;
   }
 
-  /** The file's bytes, a fresh `ArrayBuffer` (IndexedDB clones on every read). */
+  /**
+   * The file's bytes, a fresh `ArrayBuffer` (IndexedDB clones on every read). Reads started while
+   * a read transaction is still active share it, as a phone's file system needs no transaction
+   * per file: one each made the store's own objects (transactions, their events) a garbage
+   * collection's worth of work per few thousand reads on the page's main thread.
+   */
   async read(path: string): Promise<ArrayBuffer> {
-    const tx = this.db.transaction(DATA, 'readonly');
-    const value: unknown = await requestOf(tx.objectStore(DATA).get(bytesKeyOf(path, this.entries.get(path))));
+    const value: unknown = await requestOf(this.dataRequest(bytesKeyOf(path, this.entries.get(path))));
     if (!(value instanceof ArrayBuffer)) throw new Error(`The store holds no bytes for "${path}".`);
     return value;
+  }
+
+  /** A read of `key` in the shared read transaction, or a new one once that has ended. */
+  private dataRequest(key: string): IDBRequest {
+    if (this.reading !== null) {
+      try {
+        return this.reading.objectStore(DATA).get(key);
+      } catch {
+        // Finished, or inactive past the task that made it: reads go on in a new one.
+      }
+    }
+    this.reading = this.db.transaction(DATA, 'readonly');
+    return this.reading.objectStore(DATA).get(key);
   }
 
   /**
@@ -120,6 +139,8 @@ export class IdbFileStore {
     // transactions on one store, so a read that starts after this one sees its bytes.
     for (const path of removes) this.forget(path);
     for (const { path, entry } of written) this.remember(path, entry);
+    // Reads from here on start after this write, in a transaction of their own.
+    this.reading = null;
     const tx = this.db.transaction([META, DATA], 'readwrite');
     const meta = tx.objectStore(META);
     const data = tx.objectStore(DATA);

@@ -81,12 +81,12 @@ export class NodeVaultPort implements VaultPort {
       throw fromPlatformError('read', path, error);
     }
     try {
-      const info = fstatSync(fd);
-      if (info.isDirectory()) return { stat: { kind: 'folder', size: 0, mtime: info.mtimeMs, ctime: info.ctimeMs }, bytes: new Uint8Array(0) };
-      const buffer = Buffer.allocUnsafe(Math.min(info.size, options.maxBytes ?? Number.POSITIVE_INFINITY));
+      const stat = vaultStatOf(fstatSync(fd));
+      if (stat.kind === 'folder') return { stat, bytes: new Uint8Array(0) };
+      const buffer = Buffer.allocUnsafe(Math.min(stat.size, options.maxBytes ?? Number.POSITIVE_INFINITY));
       let read = 0;
       for (let got = -1; read < buffer.length && got !== 0; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
-      return { stat: { kind: 'file', size: info.size, mtime: info.mtimeMs, ctime: info.ctimeMs }, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, read) };
+      return { stat, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, read) };
     } catch (error) {
       throw fromPlatformError('read', path, error);
     } finally {
@@ -120,9 +120,7 @@ export class NodeVaultPort implements VaultPort {
       if (isMissingPathError(error)) return null;
       throw fromPlatformError('stat', path, error);
     });
-    if (info === null) return null;
-    const kind = info.isDirectory() ? 'folder' : 'file';
-    return { kind, size: kind === 'folder' ? 0 : info.size, mtime: info.mtimeMs, ctime: info.ctimeMs };
+    return info === null ? null : vaultStatOf(info);
   }
 
   async list(path: string): Promise<VaultListing> {
@@ -388,6 +386,12 @@ async function readStart(path: string, maxBytes: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/** A file or folder as the port describes it (a folder's size is 0). */
+function vaultStatOf(info: Stats): VaultStat {
+  const kind = info.isDirectory() ? 'folder' : 'file';
+  return { kind, size: kind === 'folder' ? 0 : info.size, mtime: info.mtimeMs, ctime: info.ctimeMs };
 }
 
 /**

@@ -53,14 +53,11 @@ export class NoteReader {
   /** A note not known yet, read with its stat in one step (`VaultPort.readWithStat`). */
   private async readWithStat(path: string): Promise<NoteRead | null> {
     if (!isNote(path)) return null;
-    const maxBytes = this.options.maxNoteBytes ?? MAX_INDEXED_NOTE_BYTES;
     try {
-      const read = await this.vault.readWithStat?.(path, { maxBytes });
+      const read = await this.vault.readWithStat?.(path, { maxBytes: this.maxBytes });
       if (read === undefined || read === null || read.stat.kind !== 'file') return null;
       const { stat, bytes } = read;
-      if (stat.size <= maxBytes) return { text: decodeUtf8(bytes), size: stat.size, mtime: stat.mtime };
-      this.options.onPartialNote?.(path, stat.size);
-      return { text: decodeStart(bytes.subarray(0, maxBytes)), size: stat.size, mtime: stat.mtime };
+      return stat.size <= this.maxBytes ? { text: decodeUtf8(bytes), size: stat.size, mtime: stat.mtime } : this.partialNote(path, stat, bytes);
     } catch {
       return null;
     }
@@ -69,16 +66,24 @@ export class NoteReader {
   /** The text of the note at `path`, whose stat was just taken; null when it is no note file or cannot be read. */
   async readNote(path: string, stat: VaultStat | null): Promise<NoteRead | null> {
     if (stat?.kind !== 'file' || !isNote(path)) return null;
-    const maxBytes = this.options.maxNoteBytes ?? MAX_INDEXED_NOTE_BYTES;
     try {
-      if (stat.size <= maxBytes) return { text: await this.vault.readText(path), size: stat.size, mtime: stat.mtime };
-      const start = await this.vault.readBinary(path, { maxBytes });
-      this.options.onPartialNote?.(path, stat.size);
-      // A port that cannot read part of a file gives it whole: keep the start only.
-      return { text: decodeStart(start.subarray(0, maxBytes)), size: stat.size, mtime: stat.mtime };
+      if (stat.size <= this.maxBytes) return { text: await this.vault.readText(path), size: stat.size, mtime: stat.mtime };
+      return this.partialNote(path, stat, await this.vault.readBinary(path, { maxBytes: this.maxBytes }));
     } catch {
       return null;
     }
+  }
+
+  /** The most bytes of one note that are indexed. */
+  private get maxBytes(): number {
+    return this.options.maxNoteBytes ?? MAX_INDEXED_NOTE_BYTES;
+  }
+
+  /** A note over `maxBytes`, indexed by its start (`onPartialNote` told). */
+  private partialNote(path: string, stat: VaultStat, start: Uint8Array): NoteRead {
+    this.options.onPartialNote?.(path, stat.size);
+    // A port that cannot read part of a file gives it whole: keep the start only.
+    return { text: decodeStart(start.subarray(0, this.maxBytes)), size: stat.size, mtime: stat.mtime };
   }
 }
 

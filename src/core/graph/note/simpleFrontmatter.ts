@@ -36,8 +36,9 @@ interface SimpleReader {
 
 /**
  * Frontmatter that is only `key: value` lines, simple lists, quoted strings without escapes and
- * empty `[]` lists (most of it, in real vaults) is read directly, the way the YAML parser would read it: the parser costs as much as the rest of
- * indexing a note. Returns false, having read nothing, for anything else.
+ * empty `[]` lists (most of it, in real vaults) is read directly, the way the YAML parser would
+ * read it: the parser costs as much as the rest of indexing a note. Returns false, having read
+ * nothing, for anything else.
  */
 export function readSimpleFrontmatter(yaml: string, note: ParsedNote): boolean {
   if (hasSubtleCharacters(yaml)) return false;

@@ -81,8 +81,8 @@ export class CrashingPort implements VaultPort {
     );
   }
   /** One rename where the platform allows it: a crash leaves it not made at all. */
-  replace(from: string, to: string): Promise<void> {
-    return this.change(() => this.inner.replace(from, to));
+  replace(from: string, to: string, content?: string | Uint8Array): Promise<void> {
+    return this.change(() => this.inner.replace(from, to, content));
   }
   append(path: string, data: string): Promise<void> {
     return this.change(() => this.inner.append(path, data), () => this.inner.append(path, data.slice(0, Math.floor(data.length / 2))));

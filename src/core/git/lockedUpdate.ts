@@ -9,13 +9,15 @@
  * holds is waited for, briefly, then reported as `GitBusy`.
  *
  * Crash recovery is per process: each update keeps a journal (`.git/recursa/journal-<owner>.log`,
- * appended to, never rewritten) naming only the locks it has taken, and, once every new content is
- * written, that the update is decided. A journal whose owner stopped touching it `abandonedJournalMs` ago belongs to a process
- * that died: a decided update is rolled forward (its locks moved into place), an undecided one
- * rolled back (its locks removed), by the one process that claims the journal (renames it). Only
- * locks a journal names are touched that way. A lock no
- * journal explains (a crashed `git`, or a process killed between creating a lock and noting it)
- * is removed only once it is older than `staleAfterMs`, and the owner is told.
+ * appended to, never rewritten) naming only the locks it has taken — those taken one after another
+ * in one append, and always before it waits for a lock someone else holds — and, once every new
+ * content is written, that the update is decided. A journal whose owner stopped touching it
+ * `abandonedJournalMs` ago belongs to a process that died: a decided update is rolled forward (its
+ * locks moved into place), an undecided one rolled back (its locks removed), by the one process
+ * that claims the journal (renames it). Only locks a journal names are touched that way. A lock
+ * still holding a Recursa placeholder (its owner died before naming it) is removed once its owner
+ * keeps no live journal; any other lock no journal explains (a crashed `git`) is removed only once
+ * it is older than `staleAfterMs`, and the owner is told.
  */
 import { GitBusyError } from '../errors';
 import { removeIfExists, type VaultPort } from '../ports';
@@ -62,6 +64,10 @@ interface Journal {
 /** An update of files in `.git` under git's locks. */
 export class LockedUpdate {
   private readonly held: string[] = [];
+  /** Locks taken and not yet named in the journal: noted together, or before waiting for another. */
+  private readonly unnoted: string[] = [];
+  /** What each lock holds once staged, so a platform that cannot rename over a file need not read it back. */
+  private readonly staged = new Map<string, Uint8Array | string>();
   private decided = false;
   private finished = false;
 
@@ -82,6 +88,7 @@ export class LockedUpdate {
     }
     try {
       for (const target of targets) await update.take(target, settings);
+      await update.noteTaken();
     } catch (error) {
       await update.release();
       throw error;
@@ -94,6 +101,7 @@ export class LockedUpdate {
     if (!this.held.includes(target)) throw new Error(`no lock held for ${target}`);
     const lock = `${target}.lock`;
     await (typeof content === 'string' ? this.vault.write(lock, content) : this.vault.writeBinary(lock, content));
+    this.staged.set(target, content);
   }
 
   /** Every lock holds its new content: from here on a crash rolls the update forward. */
@@ -107,8 +115,9 @@ export class LockedUpdate {
     if (!this.decided) throw new Error('decide() before moving locks into place');
     const at = this.held.indexOf(target);
     if (at < 0) throw new Error(`no lock held for ${target}`);
-    await this.vault.replace(`${target}.lock`, target);
+    await this.vault.replace(`${target}.lock`, target, this.staged.get(target));
     this.held.splice(at, 1);
+    this.staged.delete(target);
   }
 
   /** Moves every remaining lock into place and forgets the journal. */
@@ -145,9 +154,10 @@ export class LockedUpdate {
     for (;;) {
       if (await this.vault.createExclusive(lock, placeholderOf(this.owner.id))) {
         this.held.push(target);
-        await this.note(`lock ${target}`);
+        this.unnoted.push(target);
         return;
       }
+      await this.noteTaken();
       if (await clearAbandoned(this.vault, this.gitdir, lock, this.owner, settings)) continue;
       const waited = Date.now() - started;
       if (waited >= settings.timeoutMs) throw new GitBusyError(lock, waited);
@@ -155,12 +165,19 @@ export class LockedUpdate {
     }
   }
 
+  /** Names the locks taken since the last note in the journal, in one append. */
+  private async noteTaken(): Promise<void> {
+    if (this.unnoted.length === 0) return;
+    await this.note(this.unnoted.map((target) => `lock ${target}`).join('\n'));
+    this.unnoted.length = 0;
+  }
+
   /**
-   * Adds a line to the journal. Only ever appended, so a crash mid-write can cut off at most the
+   * Adds lines to the journal. Only ever appended, so a crash mid-write can cut off at most the
    * line being written, which recovery then ignores — earlier lines are never lost.
    */
-  private note(line: string): Promise<void> {
-    return this.vault.append(journalPath(this.gitdir, this.owner.id), `${line}\n`);
+  private note(lines: string): Promise<void> {
+    return this.vault.append(journalPath(this.gitdir, this.owner.id), `${lines}\n`);
   }
 }
 

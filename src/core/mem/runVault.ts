@@ -88,9 +88,9 @@ export class RunVault implements VaultPort {
     return this.vault.createExclusive(path, data);
   }
 
-  async replace(from: string, to: string): Promise<void> {
+  async replace(from: string, to: string, content?: string | Uint8Array): Promise<void> {
     this.beginChange(to, 0);
-    return this.vault.replace(from, to);
+    return this.vault.replace(from, to, content);
   }
 
   async append(path: string, data: string): Promise<void> {

@@ -61,9 +61,10 @@ export interface VaultPort {
    * Moves the file `from` over the file `to`, replacing it. Where the platform allows (Node,
    * Obsidian desktop) this is one atomic rename, so `to` is never missing; the fallback (mobile)
    * writes `from`'s bytes over `to` in place and then removes `from` — never removes `to` first.
-   * `NotFound` when `from` is missing.
+   * `content`, when the caller knows it (it just wrote `from`), is what `from` holds: the fallback
+   * writes it instead of reading `from` back. `NotFound` when `from` is missing.
    */
-  replace(from: string, to: string): Promise<void>;
+  replace(from: string, to: string, content?: string | Uint8Array): Promise<void>;
   /** Appends text to a file, creating it and its parents (git's reflogs). */
   append(path: string, data: string): Promise<void>;
   /**

@@ -77,8 +77,8 @@ export class ReadRecorder implements VaultPort {
     return this.port.createExclusive(path, data);
   }
 
-  replace(from: string, to: string): Promise<void> {
-    return this.port.replace(from, to);
+  replace(from: string, to: string, content?: string | Uint8Array): Promise<void> {
+    return this.port.replace(from, to, content);
   }
 
   append(path: string, data: string): Promise<void> {

@@ -213,6 +213,30 @@ describe('ObsidianVaultPort', () => {
       expect(rename).not.toHaveBeenCalled();
     });
 
+    it('writes the content the caller gives over the target without reading the source back', async () => {
+      const read = vi.spyOn(app.vault.adapter, 'readBinary');
+      const readText = vi.spyOn(app.vault.adapter, 'read');
+      await seed('.git/index', 'old index');
+      await seed('.git/index.lock', 'new index');
+      const backing = Uint8Array.from([0, ...new TextEncoder().encode('new index'), 0]);
+      await port.replace('.git/index.lock', '.git/index', backing.subarray(1, backing.length - 1));
+      expect(await onDisk('.git/index')).toBe('new index');
+      await seed('.git/HEAD', 'old');
+      await seed('.git/HEAD.lock', 'ref: refs/heads/main\n');
+      await port.replace('.git/HEAD.lock', '.git/HEAD', 'ref: refs/heads/main\n');
+      expect(await onDisk('.git/HEAD')).toBe('ref: refs/heads/main\n');
+      expect(await port.exists('.git/index.lock')).toBe(false);
+      expect(await port.exists('.git/HEAD.lock')).toBe(false);
+      expect(read).not.toHaveBeenCalled();
+      expect(readText).not.toHaveBeenCalled();
+    });
+
+    it('still refuses a missing source when the caller gives its content', async () => {
+      await seed('.git/index', 'old index');
+      await expect(port.replace('.git/index.lock', '.git/index', 'new index')).rejects.toMatchObject({ code: 'NotFound' });
+      expect(await onDisk('.git/index')).toBe('old index');
+    });
+
     it('moves a file to a path nothing is at with the adapter\'s rename, its bytes never read', async () => {
       const read = vi.spyOn(app.vault.adapter, 'readBinary');
       const rename = vi.spyOn(app.vault.adapter, 'rename');

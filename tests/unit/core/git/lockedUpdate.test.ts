@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GitBusyError } from '../../../../src/core/errors';
 import { GitService } from '../../../../src/core/git/GitService';
 import { LockedUpdate } from '../../../../src/core/git/lockedUpdate';
 import { createMem, DEFAULT_MEM_OPTIONS, WriteSet } from '../../../../src/core/mem';
+import type { VaultPort } from '../../../../src/core/ports';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { CrashingPort, SimulatedCrash } from '../../../helpers/crashingPort';
 import { rejectionOf } from '../../../helpers/errors';
@@ -111,6 +112,52 @@ describe('LockedUpdate', () => {
     expect(existsSync(join(temp.dir, '.git/refs/heads/main.lock'))).toBe(false);
     expect(existsSync(join(temp.dir, '.git/recursa/journal-me.log'))).toBe(false);
     expect(owner.journalLeft).toBe(false);
+    port.close();
+  });
+
+  it('names locks taken together in one append, and a lock it holds in the journal before it waits for another', async () => {
+    const port = await NodeVaultPort.open(temp.dir, { watch: false });
+    const journal = join(temp.dir, '.git/recursa/journal-me.log');
+    let appends = 0;
+    const append = port.append.bind(port);
+    port.append = (path, data) => {
+      appends++;
+      return append(path, data);
+    };
+    const together = await LockedUpdate.acquire(port, '.git', ['.git/index', '.git/HEAD'], { id: 'me' });
+    expect(await readFile(journal, 'utf8')).toBe('lock .git/index\nlock .git/HEAD\n');
+    expect(appends).toBe(1);
+    await together.release();
+
+    await mkdir(join(temp.dir, '.git/refs/heads'), { recursive: true });
+    await writeFile(join(temp.dir, '.git/refs/heads/main.lock'), 'held by another tool');
+    const waiting = LockedUpdate.acquire(port, '.git', ['.git/index', '.git/refs/heads/main'], { id: 'me' }, { timeoutMs: 5_000, pollMs: 10 });
+    await vi.waitFor(async () => expect(await readFile(journal, 'utf8').catch(() => '')).toBe('lock .git/index\n'));
+    await rm(join(temp.dir, '.git/refs/heads/main.lock'));
+    const update = await waiting;
+    expect(await readFile(journal, 'utf8')).toBe('lock .git/index\nlock .git/refs/heads/main\n');
+    await update.release();
+    port.close();
+  });
+
+  it('hands the port the content each lock was staged with when it moves the lock into place', async () => {
+    const port: VaultPort & { close(): void } = await NodeVaultPort.open(temp.dir, { watch: false });
+    const moves: [string, string, unknown][] = [];
+    const replace = port.replace.bind(port);
+    port.replace = (from, to, content) => {
+      moves.push([from, to, content]);
+      return replace(from, to, content);
+    };
+    const index = Uint8Array.from([68, 73, 82, 67]);
+    const update = await LockedUpdate.acquire(port, '.git', ['.git/index', '.git/refs/heads/main'], { id: 'me' });
+    await update.stage('.git/index', index);
+    await update.stage('.git/refs/heads/main', 'abc\n');
+    await update.apply();
+    expect(moves).toEqual([
+      ['.git/index.lock', '.git/index', index],
+      ['.git/refs/heads/main.lock', '.git/refs/heads/main', 'abc\n'],
+    ]);
+    expect(await readFile(join(temp.dir, '.git/refs/heads/main'), 'utf8')).toBe('abc\n');
     port.close();
   });
 });

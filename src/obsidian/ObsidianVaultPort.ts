@@ -502,10 +502,17 @@ function stripLeadingSlash(path: string): string {
   return path.startsWith('/') ? path.slice(1) : path;
 }
 
-/** A copy of exactly the bytes of `data`, as its own `ArrayBuffer` (never the view's whole backing store). */
+/**
+ * Exactly the bytes of `data` as an `ArrayBuffer`, never the rest of a larger backing store: the
+ * view's own buffer when it covers all of it (as Node's `fs` does with a view, the platform reads
+ * it during the write, and the caller leaves it alone until the write is done), else a copy.
+ */
 function exactArrayBuffer(data: Uint8Array): ArrayBuffer {
   const { buffer } = data;
-  if (buffer instanceof ArrayBuffer) return buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  if (buffer instanceof ArrayBuffer) {
+    if (data.byteOffset === 0 && data.byteLength === buffer.byteLength) return buffer;
+    return buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  }
   const copy = new Uint8Array(data.byteLength);
   copy.set(data);
   return copy.buffer;

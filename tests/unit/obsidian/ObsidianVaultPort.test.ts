@@ -193,6 +193,14 @@ describe('ObsidianVaultPort', () => {
       await port.writeBinary('img/pixel.bin', backing.subarray(1, 3));
       expect(Array.from(await readFile(join(dir, 'img/pixel.bin')))).toEqual([7, 7]);
     });
+
+    it('hand Obsidian the buffer itself, uncopied, when the view covers all of it', async () => {
+      const write = vi.spyOn(app.vault.adapter, 'writeBinary');
+      const whole = Uint8Array.from([1, 2, 3]);
+      await port.writeBinary('.git/whole.bin', whole);
+      expect(write.mock.calls[0]?.[1]).toBe(whole.buffer);
+      expect(Array.from(await readFile(join(dir, '.git/whole.bin')))).toEqual([1, 2, 3]);
+    });
   });
 
   describe('when Node\'s fs cannot be loaded (mobile)', () => {

@@ -91,10 +91,9 @@ export async function commitStaged(
   try {
     await repo.reached('locks-taken');
     // Read again under the locks: another program may have committed while we waited.
-    const head = await repo.head();
+    const [head, index] = await Promise.all([repo.head(), repo.index.read()]);
     if (head.refFile !== planned.refFile) throw new Error('HEAD moved to another branch during the commit; try again');
     const parentTree = await repo.treeOf(head.oid);
-    const index = await repo.index.read();
     const changes = new Map<string, BlobRef | null>();
     const entries = new Map<string, IndexEntry | null>();
     for (const file of files) {

@@ -18,6 +18,23 @@ export interface CommitObject {
   message: string;
 }
 
+/** `<name> <<email>> <seconds> <+hhmm>`: a signature as git writes it in commits and reflogs. */
+export function formatSignature(who: Signature): string {
+  const offset = Math.abs(who.timezoneOffset);
+  const zone = `${who.timezoneOffset < 0 ? '-' : '+'}${String(Math.floor(offset / 60)).padStart(2, '0')}${String(offset % 60).padStart(2, '0')}`;
+  return `${who.name} <${who.email}> ${who.timestamp} ${zone}`;
+}
+
+/**
+ * A commit object's content as git writes it. The message loses carriage returns and leading
+ * blank lines and ends in exactly one newline.
+ */
+export function commitContent(commit: CommitObject): string {
+  const parents = commit.parents.map((parent) => `parent ${parent}\n`).join('');
+  const message = `${commit.message.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+  return `tree ${commit.tree}\n${parents}author ${formatSignature(commit.author)}\ncommitter ${formatSignature(commit.committer)}\n\n${message}`;
+}
+
 /** A signature for now, in the local time zone. */
 export function signatureNow(identity: GitIdentity, now = new Date()): Signature {
   return { ...identity, timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: -now.getTimezoneOffset() };

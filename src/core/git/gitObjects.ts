@@ -2,9 +2,10 @@ import git from 'isomorphic-git';
 import { PakoDeflater } from './pakoDeflate';
 import { PackWriter } from './packWriter';
 import type { VaultPort } from '../ports';
-import type { CommitObject, Signature } from './commitObjects';
+import { commitContent, type CommitObject, type Signature } from './commitObjects';
 import { createGitFs, GIT_ROOT, type GitFs, type GitFsPromises } from './gitFs';
-import { TREE_MODE, type TreeEntry } from './treeObjects';
+import { sha1, toHex } from './sha1';
+import { TREE_MODE, treeContent, type TreeEntry } from './treeObjects';
 
 /** The id git gives an empty tree; it need not exist in the object store. */
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -85,6 +86,35 @@ export class GitObjectStore {
    */
   async writeBlob(content: Uint8Array, likelyNew = false): Promise<string> {
     const { oid, object } = await git.hashBlob({ object: content });
+    return this.storeLoose(oid, object, likelyNew);
+  }
+
+  /**
+   * Stores a tree of `entries` (in any order: they are put in git's). An empty tree is written too:
+   * a commit may name it, and git needs the object then.
+   */
+  writeTree(entries: readonly TreeEntry[]): Promise<string> {
+    return this.writeObject('tree', treeContent(entries));
+  }
+
+  writeCommit(commit: CommitObject): Promise<string> {
+    return this.writeObject('commit', new TextEncoder().encode(commitContent(commit)));
+  }
+
+  /**
+   * Stores a tree or a commit, hashed and deflated here as blobs are: isomorphic-git's own writers
+   * deflate through a `CompressionStream`, several tasks and a `Blob` per object.
+   */
+  private async writeObject(type: 'tree' | 'commit', content: Uint8Array): Promise<string> {
+    const header = new TextEncoder().encode(`${type} ${content.byteLength}\0`);
+    const object = new Uint8Array(header.byteLength + content.byteLength);
+    object.set(header);
+    object.set(content, header.byteLength);
+    return this.storeLoose(toHex(await sha1(object)), object, false);
+  }
+
+  /** Stores `object` (header and content) as the loose object `oid`, unless it is there already. */
+  private async storeLoose(oid: string, object: Uint8Array, likelyNew: boolean): Promise<string> {
     const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
     if (!likelyNew && (await this.vault.stat(path)) !== null) return oid;
     // Just looked (or it is new): isomorphic-git need not look again before writing it. Should it
@@ -92,29 +122,8 @@ export class GitObjectStore {
     this.fs.knownAbsent(path);
     // The one command that takes an object already deflated; isomorphic-git marks it deprecated for
     // being general, and keeps it (lint warns here, knowingly).
-    await git.writeObject({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, type: 'blob', object: this.deflate(object), format: 'deflated', oid });
+    await git.writeObject({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, object: this.deflate(object), format: 'deflated', oid });
     return oid;
-  }
-
-  /** Stores a tree of `entries` (in any order: isomorphic-git sorts them as git does). */
-  writeTree(entries: readonly TreeEntry[]): Promise<string> {
-    // An empty tree is written too: a commit may name it, and git needs the object then.
-    const tree = entries.map((entry) => ({
-      mode: entry.mode,
-      path: entry.name,
-      oid: entry.oid,
-      type: entry.mode === TREE_MODE ? ('tree' as const) : entry.mode === '160000' ? ('commit' as const) : ('blob' as const),
-    }));
-    return git.writeTree({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, tree });
-  }
-
-  writeCommit(commit: CommitObject): Promise<string> {
-    return git.writeCommit({
-      fs: this.fs,
-      dir: GIT_ROOT,
-      gitdir: this.gitdirPath,
-      commit: { tree: commit.tree, parent: commit.parents, author: toPerson(commit.author), committer: toPerson(commit.committer), message: commit.message },
-    });
   }
 
   private get gitdirPath(): string {
@@ -154,6 +163,3 @@ function fromPerson(person: Person): Signature {
   return { name: person.name, email: person.email, timestamp: person.timestamp, timezoneOffset: -person.timezoneOffset || 0 };
 }
 
-function toPerson(signature: Signature): Person {
-  return { name: signature.name, email: signature.email, timestamp: signature.timestamp, timezoneOffset: -signature.timezoneOffset || 0 };
-}

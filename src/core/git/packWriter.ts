@@ -2,7 +2,7 @@ import git from 'isomorphic-git';
 import type { VaultPort } from '../ports';
 import type { Deflate } from './gitObjects';
 import { assemblePack, packEntry } from './packFormat';
-import { sha1, toHex } from './sha1';
+import { fromHex, sha1, toHex } from './sha1';
 
 /**
  * Writes new blobs straight into a pack file, as `git fast-import` does — what isomorphic-git
@@ -139,10 +139,4 @@ function crc32(bytes: Uint8Array): number {
   let crc = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
-}
-
-function fromHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
 }

@@ -1,5 +1,5 @@
 import type { VaultPort } from '../ports';
-import type { Signature } from './commitObjects';
+import { formatSignature, type Signature } from './commitObjects';
 
 const NO_COMMIT = '0'.repeat(40);
 
@@ -21,12 +21,6 @@ export async function appendReflog(
 /** `commit: <subject>`, or `commit (initial): <subject>` for a first commit, as `git commit` logs it. */
 export function commitReflogMessage(message: string, initial: boolean): string {
   return `commit${initial ? ' (initial)' : ''}: ${message.split('\n', 1)[0] ?? ''}`;
-}
-
-function formatSignature(who: Signature): string {
-  const offset = Math.abs(who.timezoneOffset);
-  const zone = `${who.timezoneOffset < 0 ? '-' : '+'}${String(Math.floor(offset / 60)).padStart(2, '0')}${String(offset % 60).padStart(2, '0')}`;
-  return `${who.name} <${who.email}> ${who.timestamp} ${zone}`;
 }
 
 function oneLine(text: string): string {

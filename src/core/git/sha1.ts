@@ -13,3 +13,10 @@ export function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) out += HEX[byte];
   return out;
 }
+
+/** The bytes an id's hex spells (40 digits: 20 bytes). */
+export function fromHex(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,8 +7,15 @@ import { agentCommitMessage, readAgentTrailer, safeIdentity, type CommitObject }
 import { EMPTY_TREE_OID, GitObjectStore, hashBlob } from '../../../../src/core/git/gitObjects';
 import type { TreeEntry } from '../../../../src/core/git/treeObjects';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
-import { gitCli } from '../../../helpers/gitCli';
+import { GIT_ENV, gitCli } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
+
+const SIGNED = { name: 'Ada', email: 'ada@example.com', timestamp: 1_700_000_000, timezoneOffset: -330 };
+
+/** The git CLI with standard input and extra environment. */
+function gitWith(dir: string, args: string[], options: { input?: string; env?: Record<string, string> }): string {
+  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', input: options.input ?? '', env: { ...GIT_ENV, ...options.env } });
+}
 
 describe('GitObjectStore (isomorphic-git through the vault port)', () => {
   const temp = useTempDir();
@@ -50,6 +58,30 @@ describe('GitObjectStore (isomorphic-git through the vault port)', () => {
     expect(await store.writeTree([])).toBe(EMPTY_TREE_OID);
     // Stored for real (git and isomorphic-git both answer for it from memory, but fsck wants it on disk).
     expect(existsSync(join(temp.dir, '.git/objects', EMPTY_TREE_OID.slice(0, 2), EMPTY_TREE_OID.slice(2)))).toBe(true);
+  });
+
+  it('orders names by their UTF-8 bytes, as git mktree does, above U+FFFF too', async () => {
+    const store = await open();
+    const blob = await store.writeBlob(new TextEncoder().encode('x'));
+    const sub = await store.writeTree([{ mode: '100644', name: 'x', oid: blob }]);
+    // UTF-16 puts 😀 (a surrogate pair, 0xD83D…) before U+FFFD; its UTF-8 bytes (F0…) come after (EF…).
+    const names = ['😀.md', '\uFFFD.md', 'é', 'z', 'a.b', 'a-b'];
+    const entries: TreeEntry[] = [...names.map((name) => ({ mode: '100644', name, oid: blob })), { mode: '40000', name: 'a', oid: sub }];
+    const oid = await store.writeTree(entries);
+    const mktreeInput = entries.map((entry) => `${entry.mode === '40000' ? '040000 tree' : '100644 blob'} ${entry.oid}\t${entry.name}\n`).join('');
+    expect(gitWith(temp.dir, ['mktree'], { input: mktreeInput }).trim()).toBe(oid);
+    gitCli(temp.dir, 'fsck', '--strict', '--no-dangling');
+  });
+
+  it('writes commits byte for byte as git commit-tree does', async () => {
+    const store = await open();
+    const tree = await store.writeTree([{ mode: '100644', name: 'a.md', oid: await store.writeBlob(new Uint8Array([0x61])) }]);
+    const parent = await store.writeCommit({ tree, parents: [], author: SIGNED, committer: SIGNED, message: 'First\n' });
+    const oid = await store.writeCommit({ tree, parents: [parent], author: SIGNED, committer: SIGNED, message: '\n\nSecond\r\n\nBody\n\n\n' });
+    const env = { GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_AUTHOR_DATE: '1700000000 -0530' };
+    const committer = { GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_COMMITTER_DATE: '1700000000 -0530' };
+    expect(gitWith(temp.dir, ['commit-tree', tree, '-p', parent, '-m', 'Second\n\nBody'], { env: { ...env, ...committer } }).trim()).toBe(oid);
+    gitCli(temp.dir, 'fsck', '--strict', '--no-dangling');
   });
 
   it('writes commits that git reads back, time zones and the run trailer included', async () => {

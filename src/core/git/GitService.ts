@@ -151,6 +151,7 @@ export class GitService implements OriginalStore {
   close(): void {
     this.unsubscribe();
     this.writeSet.keepOriginals(null);
+    this.repo.index.close();
   }
 
 

@@ -18,20 +18,29 @@ export interface IndexSnapshot {
 }
 
 /**
- * File times are coarse on some file systems (2 s on FAT, 1 s on HFS+, a clock tick elsewhere):
- * an index rewritten this soon after it was last seen can keep its size and mtime, so within this
- * window the bytes are compared too.
+ * How long after its mtime a file can still be rewritten without its mtime changing: file times
+ * are whole seconds on HFS+ and ext3 and two on FAT, and where they carry milliseconds they still
+ * move by a clock tick (4–16 ms on Linux and Windows, 10 ms on exFAT). A time in whole seconds is
+ * taken for a coarse file system; a fine one gives such a time once in a thousand writes, which
+ * costs only a read.
  */
-const RACY_WINDOW_MS = 2_000;
+function tickOf(mtime: number): number {
+  return mtime % 1000 === 0 ? 2_000 : 100;
+}
 
 /**
  * The index, parsed once and reused until the file changes (another git program may rewrite
- * it at any time, so every read checks the file's size and mtime first).
+ * it at any time, so every read checks the file's size and mtime first). Until a tick has passed
+ * since its mtime, a rewrite may have kept both, so the bytes are compared too — once, soon after
+ * the tick, off any caller's path: an agent's next commit then finds it confirmed and reads only
+ * its stat, not the megabyte a 10,000-note index weighs.
  */
 export class IndexCache {
   private snapshot: IndexSnapshot | null = null;
   /** When the snapshot was last known to match the file (`Date.now()`). */
   private confirmedAt = 0;
+  private confirming: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
 
   constructor(
     private readonly vault: VaultPort,
@@ -43,10 +52,11 @@ export class IndexCache {
     const cached = this.snapshot;
     const now = Date.now();
     if (cached !== null && sameFile(cached.file, info)) {
-      if (cached.file === null || this.confirmedAt - cached.file.mtime >= RACY_WINDOW_MS) return cached;
+      if (cached.file === null || this.confirmedAt - cached.file.mtime >= tickOf(cached.file.mtime)) return cached;
       const bytes = await this.vault.readBinary(this.path);
       if (trailerOf(bytes) === cached.trailer) {
-        this.confirmedAt = now;
+        // Another read may have put a newer snapshot in place meanwhile: this confirms only this one.
+        if (this.snapshot === cached) this.confirmedAt = now;
         return cached;
       }
       return this.parse(bytes, info, now);
@@ -64,15 +74,37 @@ export class IndexCache {
     const now = Date.now();
     // The entries as written: in git's order, which `written` put them in if `data`'s were not.
     const entries = written.entries === data.entries ? data.entries : [...written.entries];
-    this.snapshot = snapshotOf({ ...data, entries }, await this.vault.stat(this.path), trailerOf(written.bytes), written);
-    this.confirmedAt = now;
-    return this.snapshot;
+    return this.keep(snapshotOf({ ...data, entries }, await this.vault.stat(this.path), trailerOf(written.bytes), written), now);
+  }
+
+  /** Stops the pending confirmation and lets the snapshot go. */
+  close(): void {
+    this.closed = true;
+    if (this.confirming !== null) clearTimeout(this.confirming);
+    this.confirming = null;
+    this.snapshot = null;
   }
 
   private async parse(bytes: Uint8Array, info: VaultStat | null, now: number): Promise<IndexSnapshot> {
-    this.snapshot = snapshotOf(await parseIndex(bytes), info, trailerOf(bytes), null);
+    return this.keep(snapshotOf(await parseIndex(bytes), info, trailerOf(bytes), null), now);
+  }
+
+  private keep(snapshot: IndexSnapshot, now: number): IndexSnapshot {
+    this.snapshot = snapshot;
     this.confirmedAt = now;
-    return this.snapshot;
+    if (this.confirming !== null) clearTimeout(this.confirming);
+    this.confirming = null;
+    const { file } = snapshot;
+    if (!this.closed && file !== null && now - file.mtime < tickOf(file.mtime)) {
+      const tick = tickOf(file.mtime);
+      this.confirming = setTimeout(() => {
+        this.confirming = null;
+        this.read().catch(() => undefined);
+      }, Math.min(file.mtime + tick - now, tick) + 1);
+      // Node: a command-line run ends without waiting for it.
+      (this.confirming as { unref?: () => void }).unref?.();
+    }
+    return snapshot;
   }
 }
 

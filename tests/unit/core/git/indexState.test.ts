@@ -1,6 +1,6 @@
 import { stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexCache } from '../../../../src/core/git/indexState';
 import type { VaultPort } from '../../../../src/core/ports';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
@@ -63,4 +63,43 @@ describe('the cached index', () => {
     await cache.read();
     expect(reads()).toBe(1);
   });
+
+  it('compares the bytes of an index written a moment ago once more by itself, after the tick, and then trusts its stat', async () => {
+    const { port: watched, reads } = counting(port);
+    const cache = new IndexCache(watched);
+    await setIndexTime(Date.now() - 20);
+    await cache.read();
+    expect(reads()).toBe(1);
+    await vi.waitFor(() => expect(reads()).toBe(2), { timeout: 2_000, interval: 10 });
+    await cache.read();
+    await cache.read();
+    expect(reads()).toBe(2);
+    cache.close();
+  });
+
+  it('waits the two seconds of a coarse file system before that confirmation', async () => {
+    const { port: watched, reads } = counting(coarseTimes(port));
+    const cache = new IndexCache(watched);
+    await setIndexTime(Date.now());
+    await cache.read();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads()).toBe(1);
+    cache.close();
+  });
+
+  it('confirms nothing once closed', async () => {
+    const { port: watched, reads } = counting(port);
+    const cache = new IndexCache(watched);
+    await setIndexTime(Date.now() - 20);
+    await cache.read();
+    cache.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads()).toBe(1);
+  });
+
+  /** Sets the index's mtime to `ms`, moved off a whole second so it reads as a fine file time. */
+  async function setIndexTime(ms: number): Promise<void> {
+    const time = ms % 1000 === 0 ? ms - 1 : ms;
+    await utimes(join(temp.dir, '.git/index'), time / 1000, time / 1000);
+  }
 });

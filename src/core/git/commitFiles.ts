@@ -1,6 +1,7 @@
 import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
+import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './gitObjects';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
@@ -146,9 +147,13 @@ export async function rewrittenIndex(
   replaced: ReadonlyMap<string, IndexEntry | null>,
 ): Promise<{ next: GitIndexData; written: SerializedIndex }> {
   const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
+  // A first snapshot replaces every entry of a large vault: merging, ordering and writing them
+  // share one slicer, so that none of those steps adds to another's time on the main thread.
+  const slicer = new Slicer();
   const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
+  await slicer.maybeYield();
   const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
-  return { next, written: await serializeIndexReusing(next, index.written) };
+  return { next, written: await serializeIndexReusing(next, index.written, slicer) };
 }
 
 /**

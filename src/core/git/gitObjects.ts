@@ -2,6 +2,7 @@ import git from 'isomorphic-git';
 import { PakoDeflater } from './pakoDeflate';
 import { PackWriter } from './packWriter';
 import type { VaultPort } from '../ports';
+import type { Slicer } from '../util/Slicer';
 import { commitContent, type CommitObject, type Signature } from './commitObjects';
 import { createGitFs, GIT_ROOT, type GitFs, type GitFsPromises } from './gitFs';
 import { sha1, toHex } from './sha1';
@@ -38,8 +39,8 @@ export class GitObjectStore {
    * A pack to store many new blobs in at once (a first snapshot), see `PackWriter`; null where
    * the platform has no Web Crypto to checksum it (blobs are then stored loose).
    */
-  newPack(): PackWriter | null {
-    return typeof crypto !== 'undefined' && typeof crypto.subtle?.digest === 'function' ? new PackWriter(this.vault, this.gitdir, this.deflate) : null;
+  newPack(slicer?: Slicer): PackWriter | null {
+    return typeof crypto !== 'undefined' && typeof crypto.subtle?.digest === 'function' ? new PackWriter(this.vault, this.gitdir, this.deflate, { slicer }) : null;
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {

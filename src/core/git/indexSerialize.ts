@@ -20,7 +20,7 @@ import {
   type IndexExtension,
 } from './indexFile';
 import { Slicer } from '../util/Slicer';
-import { sha1 } from './sha1';
+import { sha1, writeHex } from './sha1';
 
 const pathEncoder = new TextEncoder();
 
@@ -56,19 +56,19 @@ export async function serializeIndex(data: IndexToWrite): Promise<Uint8Array> {
  * `serializeIndex`, reusing `previous` (the last index written, or null): entries that are the very
  * objects `previous` wrote, next to each other there as here, are copied as they were. Only the
  * others are written (and checked) one by one, with the order checked where they meet the runs.
- * The bytes are those `serializeIndex` gives.
+ * The bytes are those `serializeIndex` gives. The work yields in `slicer`'s slices.
  */
-export async function serializeIndexReusing(data: IndexToWrite, previous: SerializedIndex | null): Promise<SerializedIndex> {
+export async function serializeIndexReusing(data: IndexToWrite, previous: SerializedIndex | null, slicer = new Slicer()): Promise<SerializedIndex> {
   const extensions = data.extensions ?? [];
   const plan = previous === null ? null : reusePlan(data.entries, previous);
   // Sorted when need be; errors name an entry by its place in what the caller gave.
   const order = plan === null ? gitOrder(data.entries) : null;
+  await slicer.maybeYield();
   const entries = order === null ? data.entries : order.map((i) => data.entries[i] as IndexEntry);
   const given = (i: number): number => (order === null ? i : (order[i] as number));
   const pieces = plan ?? [{ fresh: 0, count: entries.length }];
   // A first snapshot writes every entry of a large vault: in slices, as a phone's main thread
   // was held for 150 ms at 10,000 entries.
-  const slicer = new Slicer();
   // Sizes first, so the buffer is made once, of the exact size.
   const pathLengths = new Uint32Array(entries.length);
   let total = HEADER_SIZE + HASH_SIZE;
@@ -308,20 +308,7 @@ function comparePaths(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let d = 0; d < 16; d++) {
-  HEX_VALUE[d.toString(16).charCodeAt(0)] = d;
-  HEX_VALUE[d.toString(16).toUpperCase().charCodeAt(0)] = d;
-}
-
-/** Writes 40 hex digits as 20 bytes at `offset`, checking them on the way (no intermediate array). */
+/** Writes 40 hex digits as 20 bytes at `offset`, checking them on the way. */
 function writeOid(out: Uint8Array, offset: number, oid: string, index: number): void {
-  let bad = oid.length !== 40;
-  for (let k = 0; k < 20 && !bad; k++) {
-    const high = HEX_VALUE[oid.charCodeAt(2 * k)] ?? -1;
-    const low = HEX_VALUE[oid.charCodeAt(2 * k + 1)] ?? -1;
-    if (high < 0 || low < 0) bad = true;
-    out[offset + k] = (high << 4) | low;
-  }
-  if (bad) throw new InvalidArgumentError(`entries[${index}].oid`, '40 hex digits', JSON.stringify(oid));
+  if (!writeHex(out, offset, oid)) throw new InvalidArgumentError(`entries[${index}].oid`, '40 hex digits', JSON.stringify(oid));
 }

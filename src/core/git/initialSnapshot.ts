@@ -35,7 +35,7 @@ export interface SnapshotOptions {
 export async function commitInitialSnapshot(repo: GitRepository, options: SnapshotOptions): Promise<CommitResult | null> {
   const slicer = new Slicer(options.sliceMs);
   // Links are listed, never followed: each is stored as its text, so a loop or a link out of the vault is harmless.
-  const all = await walkEntries(repo.vault, '', (folder) => folder !== repo.gitdir);
+  const all = await walkEntries(repo.vault, '', (folder) => folder !== repo.gitdir, slicer);
   const ignore = await IgnoreRules.load(repo.vault, all.files.filter((path) => path === '.gitignore' || path.endsWith('/.gitignore')), repo.gitdir);
   // In slices: the ignore rules cost a pattern test or more per path, and over a large vault's
   // files held a phone's main thread for a quarter of a second.
@@ -49,14 +49,19 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   const staged: (StagedFile | null)[] = [];
   // The notes go into packs, written as they fill up: thousands of loose objects would cost a
   // file each. The pack must be in place before the commit that names its blobs.
-  const pack = repo.store.newPack();
+  const pack = repo.store.newPack(slicer);
   // Several files at a time: each costs a handful of sequential file-system calls, and waiting on
   // them one by one leaves the disk (and, on Node, the thread pool) idle most of the time.
+  // Progress is told once per batch in which the work gave way (the pack yields as it compresses).
+  let toldAt = slicer.yields;
   for (let at = 0; at < files.length; at += PARALLEL_FILES) {
     const batch = files.slice(at, at + PARALLEL_FILES);
     staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file', pack)))));
     await repo.reached('snapshot-batch');
-    if (await slicer.maybeYield()) options.onProgress({ done: staged.length, total: files.length });
+    await slicer.maybeYield();
+    if (slicer.yields === toldAt) continue;
+    toldAt = slicer.yields;
+    options.onProgress({ done: staged.length, total: files.length });
   }
   await pack?.finish();
   options.onProgress({ done: files.length, total: files.length });

@@ -1,8 +1,9 @@
 import git from 'isomorphic-git';
 import type { VaultPort } from '../ports';
+import type { Slicer } from '../util/Slicer';
 import type { Deflate } from './gitObjects';
 import { assemblePack, packEntry } from './packFormat';
-import { fromHex, sha1, toHex } from './sha1';
+import { sha1, toHex, writeHex } from './sha1';
 
 /**
  * Writes new blobs straight into a pack file, as `git fast-import` does — what isomorphic-git
@@ -39,18 +40,29 @@ export class PackWriter {
   private readonly added = new Set<string>();
   private readonly writing: Promise<void>[] = [];
 
+  private readonly slicer: Slicer | undefined;
+  private readonly flushBytes: number;
+
+  /**
+   * @param options.slicer the long work's slicer: blobs are compressed, and packs assembled and
+   *   indexed, in its slices — the hashes of a batch of blobs can all come back in one task.
+   */
   constructor(
     private readonly vault: VaultPort,
     private readonly gitdir: string,
     private readonly deflate: Deflate,
-    private readonly flushBytes = FLUSH_BYTES,
-  ) {}
+    options: { slicer?: Slicer; flushBytes?: number } = {},
+  ) {
+    this.slicer = options.slicer;
+    this.flushBytes = options.flushBytes ?? FLUSH_BYTES;
+  }
 
   /** Adds a blob (once per id); resolves to its id. The blob is readable once `finish` resolves. */
   async add(content: Uint8Array): Promise<string> {
     const { oid } = await git.hashBlob({ object: content });
     if (this.added.has(oid)) return oid;
     this.added.add(oid);
+    await this.slicer?.maybeYield();
     const entry = packEntry('blob', content, this.deflate(content));
     this.entries.push({ oid, bytes: entry, crc: crc32(entry) });
     this.entryBytes += entry.byteLength;
@@ -73,8 +85,11 @@ export class PackWriter {
   }
 
   private async write(entries: readonly PackedEntry[]): Promise<void> {
+    await this.slicer?.maybeYield();
     const { pack, checksum } = await assemblePack(entries.map((entry) => entry.bytes));
+    await this.slicer?.maybeYield();
     const index = await buildIndex(entries, checksum);
+    await this.slicer?.maybeYield();
     const folder = `${this.gitdir}/objects/pack`;
     const name = `${folder}/pack-${toHex(checksum)}`;
     const suffix = Math.random().toString(36).slice(2);
@@ -114,7 +129,7 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   const crcs = oids + count * 20;
   const positions = crcs + count * 4;
   sorted.forEach((entry, i) => {
-    index.set(fromHex(entry.oid), oids + i * 20);
+    if (!writeHex(index, oids + i * 20, entry.oid)) throw new Error(`not an object id: ${entry.oid}`);
     view.setUint32(crcs + i * 4, entry.crc);
     view.setUint32(positions + i * 4, offsets.get(entry.oid) as number);
   });

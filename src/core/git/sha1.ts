@@ -14,9 +14,23 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
-/** The bytes an id's hex spells (40 digits: 20 bytes). */
-export function fromHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) {
+  HEX_VALUE[d.toString(16).charCodeAt(0)] = d;
+  HEX_VALUE[d.toString(16).toUpperCase().charCodeAt(0)] = d;
+}
+
+/**
+ * Writes the bytes an id's hex spells (40 digits: 20 bytes) into `out` at `offset`, with no array
+ * in between; false, with the bytes written undefined, when `hex` is not 40 hex digits.
+ */
+export function writeHex(out: Uint8Array, offset: number, hex: string): boolean {
+  if (hex.length !== 40) return false;
+  for (let k = 0; k < 20; k++) {
+    const high = HEX_VALUE[hex.charCodeAt(2 * k)] ?? -1;
+    const low = HEX_VALUE[hex.charCodeAt(2 * k + 1)] ?? -1;
+    if (high < 0 || low < 0) return false;
+    out[offset + k] = (high << 4) | low;
+  }
+  return true;
 }

@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
-import { fromHex } from './sha1';
+import { writeHex } from './sha1';
 
 export const TREE_MODE = '40000';
 export const FILE_MODE = '100644';
@@ -28,7 +28,7 @@ export function treeContent(entries: readonly TreeEntry[]): Uint8Array {
     const head = heads[i] as Uint8Array;
     content.set(head, at);
     at += head.byteLength;
-    content.set(fromHex(entry.oid), at);
+    if (!writeHex(content, at, entry.oid)) throw new Error(`not an object id: ${entry.oid}`);
     at += 20;
   });
   return content;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIndex, type IndexEntry } from '../../../../src/core/git/indexFile';
 import { serializeIndex, serializeIndexReusing, type SerializedIndex } from '../../../../src/core/git/indexSerialize';
+import { Slicer } from '../../../../src/core/util/Slicer';
 
 const OIDS = ['e69de29bb2d1d6434b8b29ae775a8c2d48c5391d', '0123456789abcdef0123456789abcdef01234567', 'ffffffffffffffffffffffffffffffffffffffff'];
 /** Paths whose UTF-8 order differs from their UTF-16 order (an astral character against U+E000–U+FFFF), and long ones. */
@@ -92,6 +93,15 @@ describe('serializing an index from the one written before', () => {
     expect(reused.bytes).toEqual(await serializeIndex({ entries: next }));
     // The entries before the change sit where they were.
     expect(reused.offsets.subarray(0, 500)).toEqual(written.offsets.subarray(0, 500));
+  });
+
+  it("writes in the caller's slicer's slices, ordering included, with the same bytes", async () => {
+    const entries = Array.from({ length: 600 }, (_, i) => entryOf(`notes/${String(599 - i).padStart(4, '0')}.md`, 0, OIDS[0] as string, false, i));
+    const slicer = new Slicer(0);
+    const written = await serializeIndexReusing({ entries }, null, slicer);
+    expect(written.bytes).toEqual(await serializeIndex({ entries }));
+    // After putting them in order, then every 256 entries measured and every 256 written.
+    expect(slicer.yields).toBe(1 + 2 + 2);
   });
 
   it('sorts entries given out of order, as the full serialization does, and refuses a path twice', async () => {

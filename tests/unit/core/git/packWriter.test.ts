@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deflateWithPako, GitObjectStore } from '../../../../src/core/git/gitObjects';
 import { PackWriter } from '../../../../src/core/git/packWriter';
+import { Slicer } from '../../../../src/core/util/Slicer';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { gitCli } from '../../../helpers/gitCli';
 import { useTempDir } from '../../../helpers/tempVault';
@@ -29,7 +30,7 @@ describe('PackWriter', () => {
     gitCli(temp.dir, 'init', '-q');
     const vault = await NodeVaultPort.open(temp.dir, { watch: false });
     // A small flush size: the blobs spread over several packs.
-    const pack = new PackWriter(vault, '.git', deflateWithPako, 20_000);
+    const pack = new PackWriter(vault, '.git', deflateWithPako, { flushBytes: 20_000 });
     const oids = await Promise.all([...contents, contents[1] as Uint8Array].map((bytes) => pack.add(bytes)));
     await pack.finish();
     const files = await readdir(join(temp.dir, '.git/objects/pack'));
@@ -48,6 +49,20 @@ describe('PackWriter', () => {
     expect(oids[contents.length]).toBe(oids[1]);
     const inPack = gitCli(temp.dir, 'count-objects', '-v').match(/in-pack: (\d+)/)?.[1];
     expect(inPack).toBe(String(contents.length));
+    expect(gitCli(temp.dir, 'fsck', '--full', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it("compresses, assembles and indexes in the slicer's slices, never in the task the hashes came back in", async () => {
+    gitCli(temp.dir, 'init', '-q');
+    const vault = await NodeVaultPort.open(temp.dir, { watch: false });
+    // No budget at all: every step that can give way does.
+    const slicer = new Slicer(0);
+    const pack = new PackWriter(vault, '.git', deflateWithPako, { flushBytes: 20_000, slicer });
+    await Promise.all(contents.map((bytes) => pack.add(bytes)));
+    await pack.finish();
+    const packs = (await readdir(join(temp.dir, '.git/objects/pack'))).filter((name) => name.endsWith('.pack')).length;
+    // Once before compressing each blob, three times for each pack written.
+    expect(slicer.yields).toBeGreaterThanOrEqual(contents.length + 3 * packs);
     expect(gitCli(temp.dir, 'fsck', '--full', '--strict', '--no-dangling')).toBe('');
   });
 

@@ -2,6 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { walkEntries, walkFiles } from '../../../../src/core/ports';
+import { Slicer } from '../../../../src/core/util/Slicer';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
 import { useTempDir } from '../../../helpers/tempVault';
 
@@ -45,6 +46,16 @@ describe('walking a vault', () => {
         files: ['a.md', 'Notes/b.md', 'Notes/Deep/c.md'],
         links: ['Notes/alias.md', 'Notes/Deep/up'],
       });
+    });
+
+    it("gives way between folders in the slicer's slices, with the same result", async () => {
+      const slicer = new Slicer(0);
+      expect(await walkEntries(port, '', (folder) => folder !== '.git', slicer)).toEqual({
+        files: ['a.md', 'Notes/b.md', 'Notes/Deep/c.md'],
+        links: ['Notes/alias.md', 'Notes/Deep/up'],
+      });
+      // Before each of the three subfolders met: .git, Notes and Notes/Deep.
+      expect(slicer.yields).toBe(3);
     });
   });
 });

@@ -95,9 +95,13 @@ export async function commitStaged(
     const [head, index] = await Promise.all([repo.head(), repo.index.read()]);
     if (head.refFile !== planned.refFile) throw new Error('HEAD moved to another branch during the commit; try again');
     const parentTree = await repo.treeOf(head.oid);
+    // A first snapshot commits every file of the vault, and its lookups in an empty tree all
+    // resolve at once: finding the changes and writing the trees give way in slices.
+    const slicer = new Slicer();
     const changes = new Map<string, BlobRef | null>();
     const entries = new Map<string, IndexEntry | null>();
     for (const file of files) {
+      await slicer.maybeYield();
       const current = await repo.trees.lookup(parentTree, file.path);
       if (file.oid === null) {
         if (current !== null) changes.set(file.path, null);
@@ -110,7 +114,7 @@ export async function commitStaged(
     }
     if (changes.size === 0) return null;
 
-    const tree = await updateTree(repo.trees, parentTree, changes);
+    const tree = await updateTree(repo.trees, parentTree, changes, slicer);
     await repo.reached('tree-written');
     const parents = head.oid === null ? [] : [head.oid];
     const hash = await repo.store.writeCommit({ tree, parents, author: signature, committer: signature, message });

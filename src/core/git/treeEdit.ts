@@ -1,4 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
+import type { Slicer } from '../util/Slicer';
 import type { GitObjectStore } from './gitObjects';
 import { EMPTY_TREE_OID } from './gitObjects';
 import { TREE_MODE, type TreeEntry } from './treeObjects';
@@ -93,8 +94,13 @@ export class TreeReader {
  * Writes the trees for `rootOid` with `changes` applied and returns the new root's id. Only the
  * trees on the changed paths are read and written, so the cost follows the change, not the vault.
  */
-export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges): Promise<string> {
-  const root = await updateSubtree(reader, rootOid, [...changes].map(([path, blob]) => ({ segments: path.split('/'), blob })));
+export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges, slicer?: Slicer): Promise<string> {
+  const pending: PendingChange[] = [];
+  for (const [path, blob] of changes) {
+    pending.push({ segments: path.split('/'), blob });
+    if ((pending.length & 0xff) === 0) await slicer?.maybeYield();
+  }
+  const root = await updateSubtree(reader, rootOid, pending, slicer);
   return root ?? (await reader.write([]));
 }
 
@@ -111,11 +117,13 @@ interface PendingChange {
   blob: BlobRef | null;
 }
 
-async function updateSubtree(reader: TreeReader, oid: string | null, changes: PendingChange[]): Promise<string | null> {
+/** With a `slicer`, gives way every 256 changes: a first snapshot's commit adds every file of the vault. */
+async function updateSubtree(reader: TreeReader, oid: string | null, changes: PendingChange[], slicer?: Slicer): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   for (const entry of oid === null ? [] : await reader.read(oid)) entries.set(entry.name, entry);
   const nested = new Map<string, PendingChange[]>();
-  for (const change of changes) {
+  for (const [i, change] of changes.entries()) {
+    if ((i & 0xff) === 0xff) await slicer?.maybeYield();
     const [name, ...rest] = change.segments as [string, ...string[]];
     if (rest.length === 0) {
       if (change.blob === null) {
@@ -134,7 +142,7 @@ async function updateSubtree(reader: TreeReader, oid: string | null, changes: Pe
     const subtree = existing?.mode === TREE_MODE ? existing.oid : null;
     // A file replaced by a folder of the same name: only if something is being added below it.
     if (existing !== undefined && subtree === null && list.every((change) => change.blob === null)) continue;
-    const updated = await updateSubtree(reader, subtree, list);
+    const updated = await updateSubtree(reader, subtree, list, slicer);
     if (updated === null) entries.delete(name);
     else entries.set(name, { name, mode: TREE_MODE, oid: updated });
   }

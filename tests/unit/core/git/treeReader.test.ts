@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TreeReader } from '../../../../src/core/git/treeEdit';
+import { TreeReader, updateTree } from '../../../../src/core/git/treeEdit';
 import { TREE_MODE, type TreeEntry } from '../../../../src/core/git/treeObjects';
+import { Slicer } from '../../../../src/core/util/Slicer';
 import { gitCli } from '../../../helpers/gitCli';
 import { withRepository } from '../../../helpers/gitRepositoryTask';
 import { useTempDir } from '../../../helpers/tempVault';
@@ -25,5 +26,18 @@ describe('the tree reader', () => {
       expect(gitCli(temp.dir, 'ls-tree', '-z', '--name-only', oid).split('\0').filter(Boolean).sort()).toEqual(names.slice().sort());
     });
     expect(gitCli(temp.dir, 'fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it("applies many changes in the slicer's slices, to the tree applying them at once gives", async () => {
+    gitCli(temp.dir, 'init', '--quiet');
+    const changes = new Map(Array.from({ length: 600 }, (_, i) => [`Folder ${i % 3}/Note ${i}.md`, { oid: BLOB, mode: '100644' }] as const));
+    await withRepository(temp.dir, async (repo) => {
+      const slicer = new Slicer(0);
+      const sliced = await updateTree(repo.trees, null, changes, slicer);
+      expect(sliced).toBe(await updateTree(repo.trees, null, changes));
+      // Twice while splitting the 600 paths, twice among the top folders' 600 changes, none in a folder's 200.
+      expect(slicer.yields).toBe(4);
+      expect(gitCli(temp.dir, 'ls-tree', '-r', '--name-only', sliced).trim().split('\n')).toHaveLength(600);
+    });
   });
 });

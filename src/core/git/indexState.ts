@@ -40,6 +40,8 @@ export class IndexCache {
   /** When the snapshot was last known to match the file (`Date.now()`). */
   private confirmedAt = 0;
   private confirming: ReturnType<typeof setTimeout> | null = null;
+  /** The confirming read while it runs. */
+  private confirmation: Promise<unknown> | null = null;
   private closed = false;
 
   constructor(
@@ -48,6 +50,9 @@ export class IndexCache {
   ) {}
 
   async read(): Promise<IndexSnapshot> {
+    // A confirmation under way reads the bytes already: wait for it rather than read them twice
+    // (then look again: it tells only what the file was when it read it).
+    if (this.confirmation !== null) await this.confirmation;
     const info = await this.vault.stat(this.path);
     const cached = this.snapshot;
     const now = Date.now();
@@ -99,7 +104,12 @@ export class IndexCache {
       const tick = tickOf(file.mtime);
       this.confirming = setTimeout(() => {
         this.confirming = null;
-        this.read().catch(() => undefined);
+        const confirmation = this.read()
+          .catch(() => undefined)
+          .finally(() => {
+            if (this.confirmation === confirmation) this.confirmation = null;
+          });
+        this.confirmation = confirmation;
       }, Math.min(file.mtime + tick - now, tick) + 1);
       // Node: a command-line run ends without waiting for it.
       (this.confirming as { unref?: () => void }).unref?.();

@@ -77,6 +77,29 @@ describe('the cached index', () => {
     cache.close();
   });
 
+  it('lets a read that comes during that confirmation wait for it, not read the bytes again', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { port: watched, reads } = counting(port);
+    const held = Object.create(watched) as VaultPort;
+    held.readBinary = async (path, options) => {
+      const bytes = await watched.readBinary(path, options);
+      if (reads() === 2) await gate;
+      return bytes;
+    };
+    const cache = new IndexCache(held);
+    await setIndexTime(Date.now() - 20);
+    await cache.read();
+    await vi.waitFor(() => expect(reads()).toBe(2), { timeout: 2_000, interval: 10 });
+    const during = cache.read();
+    // Time enough for a read that does not wait to reach the bytes itself.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await during;
+    expect(reads()).toBe(2);
+    cache.close();
+  });
+
   it('waits the two seconds of a coarse file system before that confirmation', async () => {
     const { port: watched, reads } = counting(coarseTimes(port));
     const cache = new IndexCache(watched);

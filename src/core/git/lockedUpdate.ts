@@ -174,7 +174,8 @@ export class LockedUpdate {
 
   /**
    * Adds lines to the journal. Only ever appended, so a crash mid-write can cut off at most the
-   * line being written, which recovery then ignores — earlier lines are never lost.
+   * lines being written, which recovery then ignores — earlier lines are never lost (a lock whose
+   * line was cut off still holds only its placeholder).
    */
   private note(lines: string): Promise<void> {
     return this.vault.append(journalPath(this.gitdir, this.owner.id), `${lines}\n`);

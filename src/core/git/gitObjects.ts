@@ -17,9 +17,10 @@ export async function hashBlob(content: Uint8Array): Promise<string> {
 }
 
 /**
- * Git objects of one repository, read and written by isomorphic-git through the vault port.
- * isomorphic-git's pack indexes stay in `cache`, shared by every call. Loose objects are written
- * beside their final name and moved into place (see `gitFs`), so a crash never leaves a truncated one.
+ * Git objects of one repository, read and written by isomorphic-git through the vault port (trees
+ * and commits are serialized here first). isomorphic-git's pack indexes stay in `cache`, shared
+ * by every call. Loose objects are written beside their final name and moved into place (see
+ * `gitFs`), so a crash never leaves a truncated one.
  */
 export class GitObjectStore {
   readonly fs: GitFs;

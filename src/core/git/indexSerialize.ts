@@ -56,7 +56,9 @@ export async function serializeIndex(data: IndexToWrite): Promise<Uint8Array> {
  * `serializeIndex`, reusing `previous` (the last index written, or null): entries that are the very
  * objects `previous` wrote, next to each other there as here, are copied as they were. Only the
  * others are written (and checked) one by one, with the order checked where they meet the runs.
- * The bytes are those `serializeIndex` gives. The work yields in `slicer`'s slices.
+ * The bytes are those `serializeIndex` gives. The work yields in `slicer`'s slices: a first
+ * snapshot writes every entry of a large vault, and held a phone's main thread for 150 ms at
+ * 10,000 entries in one.
  */
 export async function serializeIndexReusing(data: IndexToWrite, previous: SerializedIndex | null, slicer = new Slicer()): Promise<SerializedIndex> {
   const extensions = data.extensions ?? [];
@@ -67,8 +69,6 @@ export async function serializeIndexReusing(data: IndexToWrite, previous: Serial
   const entries = order === null ? data.entries : order.map((i) => data.entries[i] as IndexEntry);
   const given = (i: number): number => (order === null ? i : (order[i] as number));
   const pieces = plan ?? [{ fresh: 0, count: entries.length }];
-  // A first snapshot writes every entry of a large vault: in slices, as a phone's main thread
-  // was held for 150 ms at 10,000 entries.
   // Sizes first, so the buffer is made once, of the exact size.
   const pathLengths = new Uint32Array(entries.length);
   let total = HEADER_SIZE + HASH_SIZE;

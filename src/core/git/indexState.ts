@@ -100,8 +100,8 @@ export class IndexCache {
     if (this.confirming !== null) clearTimeout(this.confirming);
     this.confirming = null;
     const { file } = snapshot;
-    if (!this.closed && file !== null && now - file.mtime < tickOf(file.mtime)) {
-      const tick = tickOf(file.mtime);
+    const tick = file === null ? 0 : tickOf(file.mtime);
+    if (!this.closed && file !== null && now - file.mtime < tick) {
       this.confirming = setTimeout(() => {
         this.confirming = null;
         const confirmation = this.read()

@@ -10,7 +10,8 @@
  * This file reads an index; `indexSerialize` writes one.
  */
 import { IndexFileError } from '../errors';
-import { sha1, toHex } from './sha1';
+import { isAscii, latin1String } from '../text/asciiString';
+import { hexAt, sha1, toHex } from './sha1';
 
 /** One index entry: a path at a merge stage, with the stat data git compares to spot changes. */
 export interface IndexEntry {
@@ -184,7 +185,7 @@ export async function parseIndex(bytes: Uint8Array): Promise<GitIndexData> {
       uid: view.getUint32(start + 28),
       gid: view.getUint32(start + 32),
       size: view.getUint32(start + 36),
-      oid: oidAt(bytes, start + 40),
+      oid: hexAt(bytes, start + 40, 20),
       stage: (flags >> FLAG_STAGE_SHIFT) & 3,
       assumeValid: (flags & FLAG_ASSUME_VALID) !== 0,
       skipWorktree: (extended & EXT_SKIP_WORKTREE) !== 0,
@@ -230,25 +231,12 @@ export function extensionsSafeToKeep(extensions: readonly IndexExtension[]): Ind
   return extensions.filter((extension) => extension.signature === 'REUC');
 }
 
-const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
-const hexScratch = new Uint8Array(40);
-const asciiDecoder = new TextDecoder('latin1');
-
-/** The 20 bytes at `offset` as 40 hex digits: one flat string, with no intermediate array or concatenation. */
-function oidAt(bytes: Uint8Array, offset: number): string {
-  for (let k = 0; k < 20; k++) {
-    const byte = bytes[offset + k] as number;
-    hexScratch[2 * k] = HEX_DIGITS[byte >> 4] as number;
-    hexScratch[2 * k + 1] = HEX_DIGITS[byte & 15] as number;
-  }
-  return asciiDecoder.decode(hexScratch);
-}
-
 function corrupt(detail: string): never {
   throw new IndexFileError('IndexCorrupt', detail);
 }
 
 function decodePath(bytes: Uint8Array, index: number): string {
+  if (isAscii(bytes)) return latin1String(bytes);
   try {
     return pathDecoder.decode(bytes);
   } catch {

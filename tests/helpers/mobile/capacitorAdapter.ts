@@ -1,4 +1,5 @@
 import type * as Obsidian from 'obsidian';
+import { isAscii, latin1String } from '../../../src/core/text/asciiString';
 import { KeyedMutex } from '../../../src/core/util/KeyedMutex';
 import { IdbFileStore, join, parentOf, type StoredEntry } from './idbFileStore';
 
@@ -88,8 +89,14 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     return Promise.resolve(listing);
   }
 
+  /**
+   * Assumed: Capacitor hands text over its bridge as JSON, so a phone's strings are the engine's
+   * own. Chromium's `TextDecoder` makes external strings, which cost the page's collector work a
+   * phone does not do; ASCII text (nearly every note here) is made by the engine instead.
+   */
   async read(normalizedPath: string): Promise<string> {
-    return utf8.decode(await this.readBinary(normalizedPath));
+    const bytes = new Uint8Array(await this.readBinary(normalizedPath));
+    return isAscii(bytes) ? latin1String(bytes) : utf8.decode(bytes);
   }
 
   async readBinary(normalizedPath: string): Promise<ArrayBuffer> {

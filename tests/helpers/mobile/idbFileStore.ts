@@ -56,7 +56,7 @@ export class IdbFileStore {
     const store = new IdbFileStore(name, db);
     const tx = db.transaction(META, 'readonly');
     const [keys, values] = await Promise.all([requestOf(tx.objectStore(META).getAllKeys()), requestOf(tx.objectStore(META).getAll())]);
-    const loaded = keys.map((key, at) => [key as string, values[at] as StoredEntry] as const).sort(([a], [b]) => a.length - b.length);
+    const loaded = keys.map((key, at) => [freshCopy(key as string), values[at] as StoredEntry] as const).sort(([a], [b]) => a.length - b.length);
     for (const [path, entry] of loaded) store.remember(path, entry);
     return store;
   }
@@ -110,13 +110,13 @@ export class IdbFileStore {
   private dataRequest(key: string): IDBRequest {
     if (this.reading !== null) {
       try {
-        return this.reading.objectStore(DATA).get(key);
+        return this.reading.objectStore(DATA).get(freshCopy(key));
       } catch {
         // Finished, or inactive past the task that made it: reads go on in a new one.
       }
     }
     this.reading = this.db.transaction(DATA, 'readonly');
-    return this.reading.objectStore(DATA).get(key);
+    return this.reading.objectStore(DATA).get(freshCopy(key));
   }
 
   /**
@@ -144,11 +144,11 @@ export class IdbFileStore {
     const tx = this.db.transaction([META, DATA], 'readwrite');
     const meta = tx.objectStore(META);
     const data = tx.objectStore(DATA);
-    for (const path of removes) meta.delete(path);
-    for (const key of staleKeys) data.delete(key);
+    for (const path of removes) meta.delete(freshCopy(path));
+    for (const key of staleKeys) data.delete(freshCopy(key));
     for (const { path, entry, bytes } of written) {
-      meta.put(entry, path);
-      if (bytes !== undefined && entry.bytesKey !== undefined) data.put(bytes, entry.bytesKey);
+      meta.put(entry, freshCopy(path));
+      if (bytes !== undefined && entry.bytesKey !== undefined) data.put(bytes, freshCopy(entry.bytesKey));
     }
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
@@ -200,6 +200,16 @@ export function parentOf(path: string): string {
 
 export function join(folder: string, name: string): string {
   return folder === '/' || folder === '' ? name : `${folder}/${name}`;
+}
+
+/**
+ * A fresh copy of `text`, made by the engine. Chromium turns an older string handed to it (an
+ * IndexedDB key) into an external string in place, and hands keys back as external strings; the
+ * collector then tracks each in every pause. A phone's bridge passes paths as JSON both ways, so
+ * every key crosses here as a copy and the strings the page keeps stay the engine's own.
+ */
+function freshCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function requestOf<T>(request: IDBRequest<T>): Promise<T> {

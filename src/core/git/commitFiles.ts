@@ -1,6 +1,7 @@
 import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
+import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './gitObjects';
@@ -8,6 +9,7 @@ import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './inde
 import { compareEntries, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
+import { ObjectWrites } from './objectWrites';
 import { appendReflog, commitReflogMessage } from './reflog';
 import type { GitRepository } from './repository';
 import { FILE_MODE, SYMLINK_MODE } from './treeObjects';
@@ -114,15 +116,17 @@ export async function commitStaged(
     }
     if (changes.size === 0) return null;
 
-    const tree = await updateTree(repo.trees, parentTree, changes, slicer);
-    await repo.reached('tree-written');
+    // The trees and the commit are stored while the next one is hashed and the index serialized
+    // (only their ids are needed for that), and every one is stored before the update is decided.
+    const writes = new ObjectWrites();
+    const tree = await updateTree(repo.trees, parentTree, changes, { slicer, writes });
     const parents = head.oid === null ? [] : [head.oid];
-    const hash = await repo.store.writeCommit({ tree, parents, author: signature, committer: signature, message });
-    await repo.reached('commit-written');
+    const hash = await repo.store.writeCommit({ tree, parents, author: signature, committer: signature, message }, writes);
+    await repo.reached('tree-written');
 
     const { next: nextIndex, written } = await rewrittenIndex(repo, index, entries);
-    await update.stage(indexPath, written.bytes);
-    await update.stage(head.refFile, `${hash}\n`);
+    await settleAll([writes.settled(), update.stage(indexPath, written.bytes), update.stage(head.refFile, `${hash}\n`)]);
+    await repo.reached('commit-written');
     await update.decide();
     await repo.reached('locks-staged');
 

@@ -51,7 +51,7 @@ const LOOSE_OBJECT = /(^|\/)objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/;
 let tempCounter = 0;
 
 /** Unique within this process, and (by the random part) across processes writing the same repository. */
-function uniqueSuffix(): string {
+export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
@@ -61,21 +61,15 @@ export const GIT_ROOT = '/';
 const FILE_MODE = 0o100644;
 const FOLDER_MODE = 0o40000;
 
-/** The fs client, and a way to answer isomorphic-git's "is this object there yet?" without asking the disk. */
+/** The fs client isomorphic-git is given. */
 export interface GitFs {
   promises: GitFsPromises;
-  /**
-   * The caller has just checked that nothing is at `vaultPath`: the next `stat` of it answers
-   * ENOENT without a file-system call (isomorphic-git asks before writing every object).
-   */
-  knownAbsent(vaultPath: string): void;
 }
 
 export function createGitFs(vault: VaultPort): GitFs {
   // isomorphic-git stats the git folder on every command to tell a folder from a `gitdir:` file;
   // once it is known to be a folder it stays one for as long as the repository is open.
   let gitdirFolder: GitStat | null = null;
-  const absent = new Set<string>();
   const promises: GitFsPromises = {
     async readFile(path, options) {
       // Every isomorphic-git command first calls `readFile()` with no path, to learn that this fs
@@ -120,7 +114,6 @@ export function createGitFs(vault: VaultPort): GitFs {
     async stat(path) {
       const vaultPath = toVaultPath(path);
       if (vaultPath === '.git' && gitdirFolder !== null) return gitdirFolder;
-      if (absent.delete(vaultPath)) throw fsError('ENOENT', path);
       const info = await vault.stat(vaultPath);
       if (info === null) throw fsError('ENOENT', path);
       const isFile = info.kind === 'file';
@@ -151,7 +144,7 @@ export function createGitFs(vault: VaultPort): GitFs {
       throw fsError('ENOSYS', path);
     },
   };
-  return { promises, knownAbsent: (vaultPath) => absent.add(vaultPath) };
+  return { promises };
 }
 
 /** `/notes/a.md` → `notes/a.md`; `/` → `` (the vault root). */

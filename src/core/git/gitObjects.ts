@@ -4,7 +4,8 @@ import { PackWriter } from './packWriter';
 import type { VaultPort } from '../ports';
 import type { Slicer } from '../util/Slicer';
 import { commitContent, type CommitObject, type Signature } from './commitObjects';
-import { createGitFs, GIT_ROOT, type GitFs, type GitFsPromises } from './gitFs';
+import { createGitFs, GIT_ROOT, uniqueSuffix, type GitFs, type GitFsPromises } from './gitFs';
+import type { ObjectWrites } from './objectWrites';
 import { sha1, toHex } from './sha1';
 import { TREE_MODE, treeContent, type TreeEntry } from './treeObjects';
 
@@ -17,10 +18,9 @@ export async function hashBlob(content: Uint8Array): Promise<string> {
 }
 
 /**
- * Git objects of one repository, read and written by isomorphic-git through the vault port (trees
- * and commits are serialized here first). isomorphic-git's pack indexes stay in `cache`, shared
- * by every call. Loose objects are written beside their final name and moved into place (see
- * `gitFs`), so a crash never leaves a truncated one.
+ * Git objects of one repository through the vault port: read by isomorphic-git, whose pack
+ * indexes stay in `cache`, shared by every call; hashed, deflated and written here. Loose objects
+ * are written beside their final name and moved into place, so a crash never leaves a truncated one.
  */
 export class GitObjectStore {
   readonly fs: GitFs;
@@ -88,44 +88,53 @@ export class GitObjectStore {
    */
   async writeBlob(content: Uint8Array, likelyNew = false): Promise<string> {
     const { oid, object } = await git.hashBlob({ object: content });
-    return this.storeLoose(oid, object, likelyNew);
+    await this.storeLoose(oid, object, likelyNew);
+    return oid;
   }
 
   /**
    * Stores a tree of `entries` (in any order: they are put in git's). An empty tree is written too:
    * a commit may name it, and git needs the object then.
    */
-  writeTree(entries: readonly TreeEntry[]): Promise<string> {
-    return this.writeObject('tree', treeContent(entries));
+  /** Stores a tree; with `writes`, resolves to its id once hashed and leaves the write to `writes`. */
+  writeTree(entries: readonly TreeEntry[], writes?: ObjectWrites): Promise<string> {
+    return this.writeObject('tree', treeContent(entries), writes);
   }
 
-  writeCommit(commit: CommitObject): Promise<string> {
-    return this.writeObject('commit', new TextEncoder().encode(commitContent(commit)));
+  /** Stores a commit; with `writes`, resolves to its id once hashed and leaves the write to `writes`. */
+  writeCommit(commit: CommitObject, writes?: ObjectWrites): Promise<string> {
+    return this.writeObject('commit', new TextEncoder().encode(commitContent(commit)), writes);
   }
 
   /**
    * Stores a tree or a commit, hashed and deflated here as blobs are: isomorphic-git's own writers
    * deflate through a `CompressionStream`, several tasks and a `Blob` per object.
    */
-  private async writeObject(type: 'tree' | 'commit', content: Uint8Array): Promise<string> {
+  private async writeObject(type: 'tree' | 'commit', content: Uint8Array, writes?: ObjectWrites): Promise<string> {
     const header = new TextEncoder().encode(`${type} ${content.byteLength}\0`);
     const object = new Uint8Array(header.byteLength + content.byteLength);
     object.set(header);
     object.set(content, header.byteLength);
-    return this.storeLoose(toHex(await sha1(object)), object, false);
+    const oid = toHex(await sha1(object));
+    const stored = this.storeLoose(oid, object, false);
+    if (writes === undefined) await stored;
+    else writes.add(stored);
+    return oid;
   }
 
-  /** Stores `object` (header and content) as the loose object `oid`, unless it is there already. */
-  private async storeLoose(oid: string, object: Uint8Array, likelyNew: boolean): Promise<string> {
-    const path = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-    if (!likelyNew && (await this.vault.stat(path)) !== null) return oid;
-    // Just looked (or it is new): isomorphic-git need not look again before writing it. Should it
-    // be there after all, it is written again with the same bytes, and moved into place whole.
-    this.fs.knownAbsent(path);
-    // The one command that takes an object already deflated; isomorphic-git marks it deprecated for
-    // being general, and keeps it (lint warns here, knowingly).
-    await git.writeObject({ fs: this.fs, dir: GIT_ROOT, gitdir: this.gitdirPath, object: this.deflate(object), format: 'deflated', oid });
-    return oid;
+  /**
+   * Stores `object` (header and content) as the loose object `oid`, unless it is there already.
+   * As git does, it is written beside its place and moved there whole, so that a crash never
+   * leaves a truncated object that `git fsck` rejects.
+   */
+  private async storeLoose(oid: string, object: Uint8Array, likelyNew: boolean): Promise<void> {
+    const folder = `${this.gitdir}/objects/${oid.slice(0, 2)}`;
+    const path = `${folder}/${oid.slice(2)}`;
+    if (!likelyNew && (await this.vault.stat(path)) !== null) return;
+    const deflated = this.deflate(object);
+    const temporary = `${folder}/tmp_obj_${uniqueSuffix()}`;
+    await this.vault.writeBinary(temporary, deflated);
+    await this.vault.replace(temporary, path, deflated);
   }
 
   private get gitdirPath(): string {

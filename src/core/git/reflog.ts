@@ -1,4 +1,5 @@
 import type { VaultPort } from '../ports';
+import { settleAll } from '../util/settleAll';
 import { formatSignature, type Signature } from './commitObjects';
 
 const NO_COMMIT = '0'.repeat(40);
@@ -15,7 +16,7 @@ export async function appendReflog(
   move: { from: string | null; to: string; who: Signature; message: string },
 ): Promise<void> {
   const line = `${move.from ?? NO_COMMIT} ${move.to} ${formatSignature(move.who)}\t${oneLine(move.message)}\n`;
-  for (const ref of refs) await vault.append(`${gitdir}/logs/${ref}`, line);
+  await settleAll(refs.map((ref) => vault.append(`${gitdir}/logs/${ref}`, line)));
 }
 
 /** `commit: <subject>`, or `commit (initial): <subject>` for a first commit, as `git commit` logs it. */

@@ -2,6 +2,7 @@ import { compareCodePoints } from '../util/compareCodePoints';
 import type { Slicer } from '../util/Slicer';
 import type { GitObjectStore } from './gitObjects';
 import { EMPTY_TREE_OID } from './gitObjects';
+import type { ObjectWrites } from './objectWrites';
 import { TREE_MODE, type TreeEntry } from './treeObjects';
 
 /** A file as a tree records it. */
@@ -34,8 +35,8 @@ export class TreeReader {
    * Writes a tree and keeps its entries as `read` would give them back: a commit's next commit
    * starts from the trees this one wrote, and need not read them again.
    */
-  async write(entries: readonly TreeEntry[]): Promise<string> {
-    const oid = await this.store.writeTree(entries);
+  async write(entries: readonly TreeEntry[], writes?: ObjectWrites): Promise<string> {
+    const oid = await this.store.writeTree(entries, writes);
     this.remember(oid, [...entries].sort(inReadOrder));
     return oid;
   }
@@ -90,18 +91,26 @@ export class TreeReader {
   }
 }
 
+/** How `updateTree` goes about its work. */
+export interface TreeUpdateOptions {
+  /** Gives way every 256 changes: a first snapshot's commit adds every file of the vault. */
+  slicer?: Slicer;
+  /** Leaves the trees' writes under way here instead of waiting for each. */
+  writes?: ObjectWrites;
+}
+
 /**
  * Writes the trees for `rootOid` with `changes` applied and returns the new root's id. Only the
  * trees on the changed paths are read and written, so the cost follows the change, not the vault.
  */
-export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges, slicer?: Slicer): Promise<string> {
+export async function updateTree(reader: TreeReader, rootOid: string | null, changes: TreeChanges, options: TreeUpdateOptions = {}): Promise<string> {
   const pending: PendingChange[] = [];
   for (const [path, blob] of changes) {
     pending.push({ segments: path.split('/'), blob });
-    if ((pending.length & 0xff) === 0) await slicer?.maybeYield();
+    if ((pending.length & 0xff) === 0) await options.slicer?.maybeYield();
   }
-  const root = await updateSubtree(reader, rootOid, pending, slicer);
-  return root ?? (await reader.write([]));
+  const root = await updateSubtree(reader, rootOid, pending, options);
+  return root ?? (await reader.write([], options.writes));
 }
 
 /**
@@ -117,13 +126,12 @@ interface PendingChange {
   blob: BlobRef | null;
 }
 
-/** With a `slicer`, gives way every 256 changes: a first snapshot's commit adds every file of the vault. */
-async function updateSubtree(reader: TreeReader, oid: string | null, changes: PendingChange[], slicer?: Slicer): Promise<string | null> {
+async function updateSubtree(reader: TreeReader, oid: string | null, changes: PendingChange[], options: TreeUpdateOptions): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   for (const entry of oid === null ? [] : await reader.read(oid)) entries.set(entry.name, entry);
   const nested = new Map<string, PendingChange[]>();
   for (const [i, change] of changes.entries()) {
-    if ((i & 0xff) === 0xff) await slicer?.maybeYield();
+    if ((i & 0xff) === 0xff) await options.slicer?.maybeYield();
     const [name, ...rest] = change.segments as [string, ...string[]];
     if (rest.length === 0) {
       if (change.blob === null) {
@@ -142,10 +150,10 @@ async function updateSubtree(reader: TreeReader, oid: string | null, changes: Pe
     const subtree = existing?.mode === TREE_MODE ? existing.oid : null;
     // A file replaced by a folder of the same name: only if something is being added below it.
     if (existing !== undefined && subtree === null && list.every((change) => change.blob === null)) continue;
-    const updated = await updateSubtree(reader, subtree, list, slicer);
+    const updated = await updateSubtree(reader, subtree, list, options);
     if (updated === null) entries.delete(name);
     else entries.set(name, { name, mode: TREE_MODE, oid: updated });
   }
   if (entries.size === 0) return null;
-  return reader.write([...entries.values()]);
+  return reader.write([...entries.values()], options.writes);
 }

@@ -56,18 +56,6 @@ describe.each(RUNTIMES)('createGitFs ($name)', (runtime) => {
     expect(reads() - before).toBe(0);
   });
 
-  it('answers a stat of a path known to be absent once, without asking the vault, then asks again', async () => {
-    let stats = 0;
-    const counted = Object.create(opened.port) as VaultPort;
-    Object.assign(counted, { stat: (path: string) => (stats++, opened.port.stat(path)) });
-    const fs = createGitFs(counted);
-    fs.knownAbsent('a.md');
-    await expect(fs.promises.stat('/a.md')).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(stats).toBe(0);
-    expect((await fs.promises.stat('/a.md')).isFile()).toBe(true);
-    expect(stats).toBe(1);
-  });
-
   it('rejects a read without a path (how isomorphic-git tells a promise fs) with one prepared error', async () => {
     const fs = createGitFs(opened.port);
     const read = (): Promise<unknown> => (fs.promises as unknown as { readFile(): Promise<unknown> }).readFile().catch((error: unknown) => error);

@@ -33,7 +33,7 @@ describe('the tree reader', () => {
     const changes = new Map(Array.from({ length: 600 }, (_, i) => [`Folder ${i % 3}/Note ${i}.md`, { oid: BLOB, mode: '100644' }] as const));
     await withRepository(temp.dir, async (repo) => {
       const slicer = new Slicer(0);
-      const sliced = await updateTree(repo.trees, null, changes, slicer);
+      const sliced = await updateTree(repo.trees, null, changes, { slicer });
       expect(sliced).toBe(await updateTree(repo.trees, null, changes));
       // Twice while splitting the 600 paths, twice among the top folders' 600 changes, none in a folder's 200.
       expect(slicer.yields).toBe(4);

@@ -96,12 +96,12 @@ export class GitObjectStore {
    * Stores a tree of `entries` (in any order: they are put in git's). An empty tree is written too:
    * a commit may name it, and git needs the object then.
    */
-  /** Stores a tree; with `writes`, resolves to its id once hashed and leaves the write to `writes`. */
+  /** Stores a tree; with `writes`, resolves to its id once hashed and its write started there. */
   writeTree(entries: readonly TreeEntry[], writes?: ObjectWrites): Promise<string> {
     return this.writeObject('tree', treeContent(entries), writes);
   }
 
-  /** Stores a commit; with `writes`, resolves to its id once hashed and leaves the write to `writes`. */
+  /** Stores a commit; with `writes`, resolves to its id once hashed and its write started there. */
   writeCommit(commit: CommitObject, writes?: ObjectWrites): Promise<string> {
     return this.writeObject('commit', new TextEncoder().encode(commitContent(commit)), writes);
   }
@@ -116,9 +116,8 @@ export class GitObjectStore {
     object.set(header);
     object.set(content, header.byteLength);
     const oid = toHex(await sha1(object));
-    const stored = this.storeLoose(oid, object, false);
-    if (writes === undefined) await stored;
-    else writes.add(stored);
+    if (writes === undefined) await this.storeLoose(oid, object, false);
+    else await writes.start(() => this.storeLoose(oid, object, false));
     return oid;
   }
 

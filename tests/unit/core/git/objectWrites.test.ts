@@ -1,15 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { ObjectWrites } from '../../../../src/core/git/objectWrites';
 
+const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('ObjectWrites', () => {
-  it('settles with every write added, and starts afresh after', async () => {
+  it('settles with every write started, and starts afresh after', async () => {
     const writes = new ObjectWrites();
     const finished: string[] = [];
-    writes.add(new Promise<void>((resolve) => setTimeout(() => (finished.push('slow'), resolve()), 10)));
-    writes.add(Promise.resolve().then(() => void finished.push('quick')));
+    await writes.start(() => later(10).then(() => void finished.push('slow')));
+    await writes.start(() => Promise.resolve().then(() => void finished.push('quick')));
     await writes.settled();
     expect(finished.sort()).toEqual(['quick', 'slow']);
     await expect(writes.settled()).resolves.toBeUndefined();
+  });
+
+  it('runs no more than its limit at once, starting the next as one ends', async () => {
+    const writes = new ObjectWrites(2);
+    let running = 0;
+    let most = 0;
+    const write = (ms: number) => async (): Promise<void> => {
+      running += 1;
+      most = Math.max(most, running);
+      await later(ms);
+      running -= 1;
+    };
+    const order: number[] = [];
+    for (const [at, ms] of [20, 5, 5, 5, 5].entries()) {
+      await writes.start(write(ms));
+      order.push(at);
+    }
+    await writes.settled();
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+    expect(running).toBe(0);
   });
 
   it('rejects with a failed write only once the others are done, and never leaves it unhandled', async () => {
@@ -19,10 +42,10 @@ describe('ObjectWrites', () => {
     try {
       const writes = new ObjectWrites();
       let slowDone = false;
-      writes.add(Promise.reject(new Error('disk full')));
-      writes.add(new Promise<void>((resolve) => setTimeout(() => ((slowDone = true), resolve()), 10)));
+      await writes.start(() => Promise.reject(new Error('disk full')));
+      await writes.start(() => later(10).then(() => void (slowDone = true)));
       // Let the failure go unobserved by the caller for a while, as a commit still hashing would.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await later(20);
       await expect(writes.settled()).rejects.toThrow('disk full');
       expect(slowDone).toBe(true);
       expect(unhandled).toEqual([]);

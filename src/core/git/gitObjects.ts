@@ -80,8 +80,8 @@ export class GitObjectStore {
   }
 
   /**
-   * Stores a blob; resolves to its id. isomorphic-git hashes and writes it; the deflate is pako's,
-   * because isomorphic-git's own (a `CompressionStream` per object) costs about 3.5× as much for
+   * Stores a blob; resolves to its id. isomorphic-git hashes it; the deflate is pako's, because
+   * isomorphic-git's own (a `CompressionStream` per object) costs about 3.5× as much for
    * note-sized blobs, and a first snapshot stores thousands of them. A blob already stored (a
    * note the agent wrote back unchanged, say) is not compressed again, unless `likelyNew` says
    * the look is not worth it (a first snapshot, where almost every blob is new).
@@ -94,9 +94,9 @@ export class GitObjectStore {
 
   /**
    * Stores a tree of `entries` (in any order: they are put in git's). An empty tree is written too:
-   * a commit may name it, and git needs the object then.
+   * a commit may name it, and git needs the object then. With `writes`, resolves to its id once
+   * hashed, its write started there.
    */
-  /** Stores a tree; with `writes`, resolves to its id once hashed and its write started there. */
   writeTree(entries: readonly TreeEntry[], writes?: ObjectWrites): Promise<string> {
     return this.writeObject('tree', treeContent(entries), writes);
   }

@@ -19,7 +19,9 @@ export type GitStep =
   | 'snapshot-stored'
   | 'blobs-written'
   | 'locks-taken'
+  /** The trees and the commit object are hashed; their writes are under way. */
   | 'tree-written'
+  /** Every object is stored and the locks hold their new content; the update is not yet decided. */
   | 'commit-written'
   | 'locks-staged'
   | 'reflog-written'

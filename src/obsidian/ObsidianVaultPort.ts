@@ -393,15 +393,16 @@ export class ObsidianVaultPort implements VaultPort {
     const onDisk = await this.vault.adapter.stat(path);
     if (onDisk?.type === 'folder') return;
     if (onDisk !== null) throw new WrongKindError(path, 'folder');
-    if (this.isUnindexed(path)) {
-      await this.vault.adapter.mkdir(path);
-      this.emit({ type: 'create', path, kind: 'folder' });
-      return;
-    }
     try {
-      await this.vault.createFolder(path);
+      if (this.isUnindexed(path)) {
+        await this.vault.adapter.mkdir(path);
+        this.emit({ type: 'create', path, kind: 'folder' });
+      } else {
+        await this.vault.createFolder(path);
+      }
     } catch (error) {
-      // Another write may have made the same folder meanwhile; that is success.
+      // Another write may have made the same folder meanwhile (a commit writes its git objects
+      // together, two may share a new folder); that is success.
       if ((await this.vault.adapter.stat(path))?.type !== 'folder') throw error;
     }
   }

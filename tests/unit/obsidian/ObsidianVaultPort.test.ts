@@ -245,6 +245,25 @@ describe('ObsidianVaultPort', () => {
       expect(await onDisk('.git/index')).toBe('old index');
     });
 
+    it('writes two files into one new folder at once, where the adapter refuses to make a folder that exists', async () => {
+      const mkdirOnce = app.vault.adapter.mkdir.bind(app.vault.adapter);
+      // Assumed of a phone's adapter (Capacitor's mkdir fails on an existing folder); the stat each
+      // write makes first sees no folder, so both writes ask for it.
+      vi.spyOn(app.vault.adapter, 'mkdir').mockImplementation(async (path: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if ((await app.vault.adapter.stat(path)) !== null) throw new Error('Directory exists');
+        await mkdirOnce(path);
+      });
+      await Promise.all([port.writeBinary('.git/objects/ab/tmp_obj_1', Uint8Array.of(1)), port.writeBinary('.git/objects/ab/tmp_obj_2', Uint8Array.of(2))]);
+      expect(Array.from(await readFile(join(dir, '.git/objects/ab/tmp_obj_1')))).toEqual([1]);
+      expect(Array.from(await readFile(join(dir, '.git/objects/ab/tmp_obj_2')))).toEqual([2]);
+    });
+
+    it('still fails a write whose folder cannot be made', async () => {
+      vi.spyOn(app.vault.adapter, 'mkdir').mockRejectedValue(new Error('Permission denied'));
+      await expect(port.writeBinary('.git/objects/cd/tmp_obj_1', Uint8Array.of(1))).rejects.toThrow('Permission denied');
+    });
+
     it('moves a file to a path nothing is at with the adapter\'s rename, its bytes never read', async () => {
       const read = vi.spyOn(app.vault.adapter, 'readBinary');
       const rename = vi.spyOn(app.vault.adapter, 'rename');

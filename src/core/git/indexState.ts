@@ -1,6 +1,7 @@
 import type { VaultPort, VaultStat } from '../ports';
 import { parseIndex, type GitIndexData, type IndexEntry } from './indexFile';
 import type { SerializedIndex } from './indexSerialize';
+import { hexAt } from './sha1';
 
 /** A parsed index and what is needed to trust it. */
 export interface IndexSnapshot {
@@ -119,9 +120,8 @@ export class IndexCache {
 }
 
 function trailerOf(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes.subarray(Math.max(0, bytes.length - 20))) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  const length = Math.min(20, bytes.length);
+  return hexAt(bytes, bytes.length - length, length);
 }
 
 /**

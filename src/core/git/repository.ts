@@ -5,6 +5,7 @@ import { GitObjectStore, type Deflate } from './gitObjects';
 import { IndexCache } from './indexState';
 import type { LockOwner, LockWait } from './lockedUpdate';
 import { readHead, type HeadState } from './refs';
+import { toHex } from './sha1';
 import { TreeReader } from './treeEdit';
 
 const MAX_CACHED_COMMITS = 20_000;
@@ -99,5 +100,5 @@ export class GitRepository {
 function randomOwnerId(): string {
   const bytes = new Uint8Array(8);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(bytes);
 }

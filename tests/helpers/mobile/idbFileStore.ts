@@ -108,15 +108,16 @@ export class IdbFileStore {
 
   /** A read of `key` in the shared read transaction, or a new one once that has ended. */
   private dataRequest(key: string): IDBRequest {
+    const copy = freshCopy(key);
     if (this.reading !== null) {
       try {
-        return this.reading.objectStore(DATA).get(freshCopy(key));
+        return this.reading.objectStore(DATA).get(copy);
       } catch {
         // Finished, or inactive past the task that made it: reads go on in a new one.
       }
     }
     this.reading = this.db.transaction(DATA, 'readonly');
-    return this.reading.objectStore(DATA).get(freshCopy(key));
+    return this.reading.objectStore(DATA).get(copy);
   }
 
   /**

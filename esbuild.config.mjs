@@ -7,6 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
 import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
+import { ownPathJoin } from './scripts/isomorphic-git-join.mjs';
 
 const mode = process.argv[2] ?? 'production';
 if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
@@ -74,7 +75,8 @@ const plugin = {
     'zod-to-json-schema': './src/obsidian/mcp/noZodToJsonSchema.ts',
     'ts-interface-checker': './src/obsidian/noTsInterfaceChecker.ts',
   },
-  plugins: [inlineWorker, inlineCl100kRanks],
+  // isomorphic-git's own path.join is a copy of LGPL code; see the plugin's file.
+  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin],
   logLevel: 'info',
   sourcemap: production ? false : 'inline',
   minify: production,
@@ -140,7 +142,7 @@ const harness = {
   format: 'iife',
   external: [],
   alias: { obsidian: './tests/helpers/obsidian/index.ts' },
-  plugins: [inlineWorker, inlineCl100kRanks, browserHostModules],
+  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin, browserHostModules],
   sourcemap: 'inline',
   minify: false,
   logLevel: 'warning',

@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { withoutCopiedJoin } from '../../scripts/isomorphic-git-join.mjs';
 
 // `npm test` builds before it runs the tests, so these are the artifacts a user would install.
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -38,10 +40,36 @@ describe('the plugin bundle', () => {
     expect(statSync('main.js').size).toBeGreaterThan(900 * 1024);
   });
 
+  it('carries no code under a copyleft licence (scripts/isomorphic-git-join.mjs)', () => {
+    const permissive = new Set(['MIT', '0BSD', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'Apache-2.0']);
+    const declared = [...main.matchAll(/(?:SPDX-License-Identifier:|@license)\s+([\w.+-]+)/g)].map((found) => found[1]);
+    for (const licence of declared) expect(permissive, `a bundled module declares ${licence}`).toContain(licence);
+    expect(main).not.toMatch(/\b[AL]?GPL-\d|General Public License|@zenfs\/core/);
+  });
+
   it('carries the tokenizer\'s rank table compressed, not as js-tiktoken ships it', () => {
     // A line of js-tiktoken's cl100k_base: its bpe_ranks are base64 tokens separated by spaces.
     expect(main).not.toContain('IQ== Ig== Iw== JA==');
     expect(main).not.toMatch(/bpe_ranks["']?\s*:\s*["'`]/);
+  });
+});
+
+describe('isomorphic-git without its copy of LGPL code', () => {
+  const library = readFileSync(createRequire(import.meta.url).resolve('isomorphic-git').replace(/index\.cjs$/, 'index.js'), 'utf8');
+
+  it('takes out exactly the copied path.join and imports Recursa\'s own in its place', () => {
+    const bundled = withoutCopiedJoin(library);
+    expect(library).toContain('@zenfs/core');
+    expect(bundled).not.toMatch(/@zenfs|LGPL|function join\(|function normalizeString\(/);
+    expect(bundled).toMatch(/^import \{ posixJoin as join \} from ".*posixJoin\.ts";\n/);
+    expect(bundled.length).toBeGreaterThan(library.length - 6_000);
+    expect(bundled).toContain('function isValidRef(');
+  });
+
+  it('stops the build when a release moves or changes the copy', () => {
+    expect(() => withoutCopiedJoin(library.replace('@zenfs/core', '@zenfs/path'))).toThrow(/check the new release's licences/);
+    expect(() => withoutCopiedJoin(library.replace('function join(...args) {', 'function join(base, ...args) {'))).toThrow(/not found/);
+    expect(() => withoutCopiedJoin(`${library}\nexport const tidy = (p) => normalize(p);\n`)).toThrow(/helpers copied/);
   });
 });
 

@@ -42,13 +42,45 @@ describe('the mobile harness', () => {
       if (mobile === undefined) throw new Error('the mobile page is not loaded');
       const bytes = new Uint8Array(new ArrayBuffer(16), 4, 4);
       try {
-        await mobile.writeBinaryThroughAdapter('view.bin', bytes as unknown as ArrayBuffer);
+        await mobile.adapter().writeBinary('view.bin', bytes as unknown as ArrayBuffer);
         return null;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
     });
     expect(refused).toMatch(/ArrayBuffer, not a view/);
+  });
+
+  it('keeps text as text and binary as binary, reads either as the other and counts text in UTF-8 bytes', async () => {
+    const seen = await harness.call(async (mobile) => {
+      const adapter = mobile.adapter();
+      const bytesOf = async (path: string): Promise<number[]> => [...new Uint8Array(await adapter.readBinary(path))];
+      await adapter.mkdir('Store');
+      await adapter.write('Store/text.md', 'héllo 😀 \ud800');
+      await adapter.append('Store/text.md', ' and more');
+      await adapter.writeBinary('Store/binary.dat', new Uint8Array([0x41, 0xc3, 0xa9, 0xff]).buffer);
+      await adapter.append('Store/binary.dat', 'é');
+      await adapter.appendBinary('Store/log.txt', new Uint8Array([0x61]).buffer);
+      await adapter.append('Store/log.txt', 'b');
+      await adapter.copy('Store/text.md', 'Store/copy.md');
+      return {
+        text: await adapter.read('Store/text.md'),
+        textBytes: await bytesOf('Store/text.md'),
+        textSize: (await adapter.stat('Store/text.md'))?.size,
+        copy: await adapter.read('Store/copy.md'),
+        binaryBytes: await bytesOf('Store/binary.dat'),
+        binarySize: (await adapter.stat('Store/binary.dat'))?.size,
+        log: await adapter.read('Store/log.txt'),
+      };
+    }, null);
+    const text = 'héllo 😀 \ud800 and more';
+    expect(seen.text).toBe(text);
+    expect(seen.copy).toBe(text);
+    expect(seen.textBytes).toEqual([...Buffer.from(text, 'utf8')]);
+    expect(seen.textSize).toBe(Buffer.byteLength(text, 'utf8'));
+    expect(seen.binaryBytes).toEqual([0x41, 0xc3, 0xa9, 0xff, 0xc3, 0xa9]);
+    expect(seen.binarySize).toBe(6);
+    expect(seen.log).toBe('ab');
   });
 
   it('loads the built main.js and takes the first snapshot, with no page errors', async () => {

@@ -1,13 +1,9 @@
 import type * as Obsidian from 'obsidian';
-import { isAscii, latin1String } from '../../../src/core/text/asciiString';
 import { KeyedMutex } from '../../../src/core/util/KeyedMutex';
-import { IdbFileStore, join, parentOf, type StoredEntry } from './idbFileStore';
+import { IdbFileStore, join, parentOf, utf8Length, type StoredData, type StoredEntry } from './idbFileStore';
 
 /** The folder Obsidian's local trash uses, at the vault root. */
 export const LOCAL_TRASH_FOLDER = '.trash';
-
-/** One decoder for every read: a phone's adapter decodes natively, not through a new object per file. */
-const utf8 = new TextDecoder();
 
 /** Stores opened by the page before the vault loads, by vault name (`Vault.load(name)` finds its store here). */
 const stores = new Map<string, IdbFileStore>();
@@ -33,8 +29,9 @@ export function mobileStore(name: string): IdbFileStore {
  * tells, and where it does not, what this fake assumed:
  * - there is no base path and no Node `fs`: `getFullPath` gives a native URI the page cannot open
  *   (assumed Android's external storage, `file:///storage/emulated/0/Documents/<vault>/…`);
- * - text is stored as UTF-8 bytes; binary goes in and out as `ArrayBuffer` only — a view is refused,
- *   since the platform would take its whole backing store;
+ * - text is read and written as strings (assumed: the bridge passes them as JSON) and counts as its
+ *   UTF-8 bytes; binary goes in and out as `ArrayBuffer` only — a view is refused, since the
+ *   platform would take its whole backing store; either can be read as the other;
  * - failures are plain `Error`s with a message and no Node `code` (assumed: Capacitor's Filesystem
  *   plugin rejects with messages such as "File does not exist"), so code that tells a missing path
  *   by `ENOENT` alone fails here first;
@@ -89,24 +86,20 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     return Promise.resolve(listing);
   }
 
-  /**
-   * Assumed: Capacitor hands text over its bridge as JSON, so a phone's strings are the engine's
-   * own. Chromium's `TextDecoder` makes external strings, which cost the page's collector work a
-   * phone does not do; ASCII text (nearly every note here) is made by the engine instead.
-   */
   async read(normalizedPath: string): Promise<string> {
-    const bytes = new Uint8Array(await this.readBinary(normalizedPath));
-    return isAscii(bytes) ? latin1String(bytes) : utf8.decode(bytes);
+    const path = key(normalizedPath);
+    this.requireFile(path);
+    return this.store.readText(path);
   }
 
   async readBinary(normalizedPath: string): Promise<ArrayBuffer> {
     const path = key(normalizedPath);
     this.requireFile(path);
-    return this.store.read(path);
+    return this.store.readBytes(path);
   }
 
   async write(normalizedPath: string, data: string, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await this.put(key(normalizedPath), encode(data), options);
+    await this.put(key(normalizedPath), data, options);
   }
 
   async writeBinary(normalizedPath: string, data: ArrayBuffer, options?: Obsidian.DataWriteOptions): Promise<void> {
@@ -114,11 +107,11 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
   }
 
   async append(normalizedPath: string, data: string, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await this.appendBytes(key(normalizedPath), encode(data), options);
+    await this.appendData(key(normalizedPath), data, options);
   }
 
   async appendBinary(normalizedPath: string, data: ArrayBuffer, options?: Obsidian.DataWriteOptions): Promise<void> {
-    await this.appendBytes(key(normalizedPath), requireArrayBuffer(data), options);
+    await this.appendData(key(normalizedPath), requireArrayBuffer(data), options);
   }
 
   /** Reads, applies `fn` (synchronous) and writes, one call at a time per path; if `fn` throws, nothing is written. */
@@ -126,7 +119,7 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     const path = key(normalizedPath);
     return this.locks.run(path, async () => {
       const next = fn(await this.read(path));
-      await this.put(path, encode(next), options);
+      await this.put(path, next, options);
       return next;
     });
   }
@@ -191,7 +184,7 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     if (!caseOnly && this.store.get(to) !== null) throw new Error('Destination file already exists!');
     this.requireFolder(parentOf(to), 'Parent folder does not exist');
     const paths = [from, ...(source.type === 'folder' ? this.store.descendants(from) : [])];
-    const puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[] = [];
+    const puts: { path: string; entry: StoredEntry; bytes?: StoredData }[] = [];
     for (const path of paths) {
       const entry = this.store.get(path);
       if (entry === null) continue;
@@ -203,21 +196,25 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     await this.store.commit(puts, removeSource ? paths.reverse() : [], removeSource);
   }
 
-  private async put(path: string, bytes: ArrayBuffer, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
+  private async put(path: string, bytes: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     const existing = this.store.get(path);
     if (existing?.type === 'folder') throw new Error(`Cannot write "${path}": it is a folder.`);
     this.requireFolder(parentOf(path), 'Parent folder does not exist');
     const now = Date.now();
-    const entry: StoredEntry = { type: 'file', ctime: options?.ctime ?? existing?.ctime ?? now, mtime: options?.mtime ?? now, size: bytes.byteLength };
+    const size = typeof bytes === 'string' ? utf8Length(bytes) : bytes.byteLength;
+    const entry: StoredEntry = { type: 'file', ctime: options?.ctime ?? existing?.ctime ?? now, mtime: options?.mtime ?? now, size };
     await this.store.commit([{ path, entry, bytes }]);
   }
 
-  private async appendBytes(path: string, bytes: ArrayBuffer, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
+  /** Text appended to text stays text; anything else is joined as bytes. */
+  private async appendData(path: string, data: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     await this.locks.run(path, async () => {
-      const before = this.store.get(path) === null ? new ArrayBuffer(0) : await this.readBinary(path);
-      const joined = new Uint8Array(before.byteLength + bytes.byteLength);
-      joined.set(new Uint8Array(before), 0);
-      joined.set(new Uint8Array(bytes), before.byteLength);
+      const before = this.store.get(path) === null ? '' : (this.requireFile(path), await this.store.read(path));
+      if (typeof before === 'string' && typeof data === 'string') return this.put(path, before + data, options);
+      const [head, tail] = [before, data].map((part) => new Uint8Array(typeof part === 'string' ? new TextEncoder().encode(part) : part)) as [Uint8Array, Uint8Array];
+      const joined = new Uint8Array(head.byteLength + tail.byteLength);
+      joined.set(head, 0);
+      joined.set(tail, head.byteLength);
       await this.put(path, joined.buffer, options);
     });
   }
@@ -242,10 +239,6 @@ function key(normalizedPath: string): string {
 
 function isRoot(path: string): boolean {
   return path === '' || path === '/';
-}
-
-function encode(text: string): ArrayBuffer {
-  return new TextEncoder().encode(text).buffer;
 }
 
 function requireArrayBuffer(data: ArrayBuffer): ArrayBuffer {

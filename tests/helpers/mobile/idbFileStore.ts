@@ -1,8 +1,16 @@
+import { isAscii, latin1String } from '../../../src/core/text/asciiString';
+
 /**
- * A phone's file system inside a browser page: every file's bytes in IndexedDB (out of the JS
+ * A phone's file system inside a browser page: every file's content in IndexedDB (out of the JS
  * heap, as files on a phone's flash are), its directory entry (kind, times, size) in IndexedDB too
  * and, for `stat` and `list` without a round trip, in a table in memory that `open` fills from it.
  * One database per vault name. Test-module internal, used by `CapacitorAdapter`.
+ *
+ * Content is kept as it was written: text as a string, binary as an `ArrayBuffer`, and read back
+ * either way. Assumed of a phone: Capacitor's bridge passes a text read as a string in a JSON
+ * message, so reading a note makes a string and nothing else. Text kept as bytes would leave an
+ * `ArrayBuffer` and browser-side memory behind every read, which a phone's page does not have to
+ * collect.
  *
  * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
  * bytes, and records which paths changed since the last `takeChanges`, for the export to the host.
@@ -22,8 +30,14 @@ export interface StoredEntry {
   bytesKey?: string;
 }
 
+/** A file's content as written: text, or binary. */
+export type StoredData = string | ArrayBuffer;
+
 const META = 'meta';
 const DATA = 'data';
+
+/** One decoder for every read: a phone's adapter decodes natively, not through a new object per file. */
+const utf8 = new TextDecoder();
 
 export class IdbFileStore {
   /** Every entry by vault path; the root is `/`. */
@@ -95,15 +109,33 @@ export class IdbFileStore {
   }
 
   /**
-   * The file's bytes, a fresh `ArrayBuffer` (IndexedDB clones on every read). Reads started while
-   * a read transaction is still active share it, as a phone's file system needs no transaction
-   * per file: one each made the store's own objects (transactions, their events) a garbage
-   * collection's worth of work per few thousand reads on the page's main thread.
+   * The file's content as it was written, a fresh copy (IndexedDB clones on every read). Reads
+   * started while a read transaction is still active share it, as a phone's file system needs no
+   * transaction per file: one each made the store's own objects (transactions, their events) a
+   * garbage collection's worth of work per few thousand reads on the page's main thread.
    */
-  async read(path: string): Promise<ArrayBuffer> {
+  async read(path: string): Promise<StoredData> {
     const value: unknown = await requestOf(this.dataRequest(bytesKeyOf(path, this.entries.get(path))));
-    if (!(value instanceof ArrayBuffer)) throw new Error(`The store holds no bytes for "${path}".`);
+    if (typeof value !== 'string' && !(value instanceof ArrayBuffer)) throw new Error(`The store holds nothing for "${path}".`);
     return value;
+  }
+
+  /** The file's content as a fresh `ArrayBuffer`: text is encoded as UTF-8. */
+  async readBytes(path: string): Promise<ArrayBuffer> {
+    const value = await this.read(path);
+    return typeof value === 'string' ? new TextEncoder().encode(value).buffer : value;
+  }
+
+  /**
+   * The file's content as text: binary is decoded as UTF-8. Chromium's `TextDecoder` makes
+   * external strings, which cost the page's collector work a phone's does not do, so ASCII is made
+   * by the engine instead.
+   */
+  async readText(path: string): Promise<string> {
+    const value = await this.read(path);
+    if (typeof value === 'string') return value;
+    const bytes = new Uint8Array(value);
+    return isAscii(bytes) ? latin1String(bytes) : utf8.decode(bytes);
   }
 
   /** A read of `key` in the shared read transaction, or a new one once that has ended. */
@@ -124,7 +156,7 @@ export class IdbFileStore {
    * Sets entries (with bytes for files written) and removes paths, in one transaction. With
    * `moved`, the removed paths' bytes stay: the entries put carry their `bytesKey` (a rename).
    */
-  async commit(puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[], removes: string[] = [], moved = false): Promise<void> {
+  async commit(puts: { path: string; entry: StoredEntry; bytes?: StoredData }[], removes: string[] = [], moved = false): Promise<void> {
     const staleKeys: string[] = [];
     for (const path of removes) {
       const entry = this.entries.get(path);
@@ -188,6 +220,21 @@ export class IdbFileStore {
     this.changed.add(path);
     this.children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf('/') + 1));
   }
+}
+
+/** The size of `text` in UTF-8, as `TextEncoder` would encode it (a lone surrogate as three bytes). */
+export function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) length += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 2;
+      i++;
+    } else length += 2;
+  }
+  return length;
 }
 
 function bytesKeyOf(path: string, entry: StoredEntry | undefined): string {

@@ -3,6 +3,7 @@
 // serves it the repository's BUILT main.js, fills the vault's in-page store, and copies the vault
 // back out to a folder on the host so the `git` CLI can judge the repository. Nothing in the page
 // reaches Node: the host only reads what `page.evaluate` returns.
+import { isUtf8 } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -163,9 +164,12 @@ export class MobileHarness {
     ) as Promise<T>;
   }
 
-  /** Copies the files of a host folder (a generated vault) into the page's store. */
+  /**
+   * Copies the files of a host folder (a generated vault) into the page's store: those that are
+   * UTF-8 as text, as the app writes a note, and the others as binary.
+   */
   async seedFromFolder(dir: string, batchBytes = 4 * 1024 * 1024): Promise<number> {
-    let batch: { path: string; base64: string }[] = [];
+    let batch: { path: string; text?: string; base64?: string }[] = [];
     let size = 0;
     let count = 0;
     const flush = async (): Promise<void> => {
@@ -176,7 +180,7 @@ export class MobileHarness {
     };
     for (const path of await filesUnder(dir)) {
       const bytes = await readFile(join(dir, path));
-      batch.push({ path, base64: bytes.toString('base64') });
+      batch.push(isUtf8(bytes) ? { path, text: bytes.toString('utf8') } : { path, base64: bytes.toString('base64') });
       size += bytes.length;
       if (size >= batchBytes) await flush();
     }

@@ -10,7 +10,7 @@ import { App, Vault } from '../obsidian';
 import type { App as TestApp } from '../obsidian/app';
 import type { Plugin as TestPlugin } from '../obsidian/plugin';
 import { mobileStore, openMobileStore } from './capacitorAdapter';
-import { IdbFileStore, parentOf, type StoredEntry } from './idbFileStore';
+import { IdbFileStore, parentOf, utf8Length, type StoredData, type StoredEntry } from './idbFileStore';
 import { obsidianMobile } from './obsidianMobile';
 
 /** One file or folder crossing to the host: its bytes as base64, or its removal. */
@@ -81,15 +81,16 @@ const mobile = {
   async seed(vaultName: string, files: { path: string; text?: string; base64?: string }[]): Promise<number> {
     const store = await openMobileStore(vaultName);
     const now = Date.now();
-    const puts: { path: string; entry: StoredEntry; bytes?: ArrayBuffer }[] = [];
+    const puts: { path: string; entry: StoredEntry; bytes?: StoredData }[] = [];
     const folders = new Set<string>();
     for (const file of files) {
       for (let at = parentOf(file.path); at !== '/' && !folders.has(at) && store.get(at) === null; at = parentOf(at)) {
         folders.add(at);
         puts.push({ path: at, entry: { type: 'folder', ctime: now, mtime: now, size: 0 } });
       }
-      const bytes = file.base64 === undefined ? new TextEncoder().encode(file.text ?? '').buffer : fromBase64(file.base64);
-      puts.push({ path: file.path, entry: { type: 'file', ctime: now, mtime: now, size: bytes.byteLength }, bytes });
+      const bytes = file.base64 === undefined ? (file.text ?? '') : fromBase64(file.base64);
+      const size = typeof bytes === 'string' ? utf8Length(bytes) : bytes.byteLength;
+      puts.push({ path: file.path, entry: { type: 'file', ctime: now, mtime: now, size }, bytes });
     }
     await store.commit(puts.sort((a, b) => a.path.split('/').length - b.path.split('/').length));
     return files.length;
@@ -164,9 +165,9 @@ const mobile = {
     document.querySelector('.mobile-settings')?.remove();
   },
 
-  /** Writes through the vault's adapter directly (for tests of the adapter's own rules). */
-  async writeBinaryThroughAdapter(path: string, data: ArrayBuffer): Promise<void> {
-    await (requireApp().vault.adapter as unknown as Obsidian.DataAdapter).writeBinary(path, data);
+  /** The vault's adapter itself, for tests of the adapter's own rules. */
+  adapter(): Obsidian.DataAdapter {
+    return requireApp().vault.adapter;
   },
 
   /**
@@ -265,7 +266,7 @@ const mobile = {
       if (entry === null) entries.push({ path, kind: 'removed' });
       else if (entry.type === 'folder') entries.push({ path, kind: 'folder' });
       else {
-        const content = await store.read(path);
+        const content = await store.readBytes(path);
         bytes += content.byteLength;
         entries.push({ path, kind: 'file', base64: toBase64(new Uint8Array(content)) });
       }
@@ -290,7 +291,7 @@ const mobile = {
   },
 
   async readStoredText(vaultName: string, path: string): Promise<string> {
-    return new TextDecoder().decode(await mobileStore(vaultName).read(path));
+    return mobileStore(vaultName).readText(path);
   },
 
   /** Long tasks seen since `since` (page clock), and the page clock now. */

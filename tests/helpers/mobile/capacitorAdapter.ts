@@ -1,6 +1,6 @@
 import type * as Obsidian from 'obsidian';
 import { KeyedMutex } from '../../../src/core/util/KeyedMutex';
-import { IdbFileStore, join, parentOf, utf8Length, type StoredData, type StoredEntry } from './idbFileStore';
+import { IdbFileStore, join, parentOf, sizeOf, type StoredData, type StoredEntry } from './idbFileStore';
 
 /** The folder Obsidian's local trash uses, at the vault root. */
 export const LOCAL_TRASH_FOLDER = '.trash';
@@ -25,7 +25,7 @@ export function mobileStore(name: string): IdbFileStore {
 
 /**
  * Obsidian's mobile `CapacitorAdapter` (obsidian.d.ts, since 1.7.2), over an in-page store
- * (`IdbFileStore`: bytes in IndexedDB). What a plugin sees on a phone, as far as the documented API
+ * (`IdbFileStore`: content in IndexedDB). What a plugin sees on a phone, as far as the documented API
  * tells, and where it does not, what this fake assumed:
  * - there is no base path and no Node `fs`: `getFullPath` gives a native URI the page cannot open
  *   (assumed Android's external storage, `file:///storage/emulated/0/Documents/<vault>/…`);
@@ -184,32 +184,35 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     if (!caseOnly && this.store.get(to) !== null) throw new Error('Destination file already exists!');
     this.requireFolder(parentOf(to), 'Parent folder does not exist');
     const paths = [from, ...(source.type === 'folder' ? this.store.descendants(from) : [])];
-    const puts: { path: string; entry: StoredEntry; bytes?: StoredData }[] = [];
+    const puts: { path: string; entry: StoredEntry; content?: StoredData }[] = [];
     for (const path of paths) {
       const entry = this.store.get(path);
       if (entry === null) continue;
       // A rename moves entries and leaves the bytes in place; a copy writes them again.
-      const bytes = entry.type === 'file' && !removeSource ? await this.store.read(path) : undefined;
+      const content = entry.type === 'file' && !removeSource ? await this.store.read(path) : undefined;
       const moved = entry.type === 'file' ? { ...entry, bytesKey: entry.bytesKey ?? path } : entry;
-      puts.push({ path: to + path.slice(from.length), entry: removeSource ? moved : { ...entry, ctime: Date.now() }, ...(bytes === undefined ? {} : { bytes }) });
+      puts.push({ path: to + path.slice(from.length), entry: removeSource ? moved : { ...entry, ctime: Date.now() }, ...(content === undefined ? {} : { content }) });
     }
     await this.store.commit(puts, removeSource ? paths.reverse() : [], removeSource);
   }
 
-  private async put(path: string, bytes: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
+  private async put(path: string, content: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     const existing = this.store.get(path);
     if (existing?.type === 'folder') throw new Error(`Cannot write "${path}": it is a folder.`);
     this.requireFolder(parentOf(path), 'Parent folder does not exist');
     const now = Date.now();
-    const size = typeof bytes === 'string' ? utf8Length(bytes) : bytes.byteLength;
-    const entry: StoredEntry = { type: 'file', ctime: options?.ctime ?? existing?.ctime ?? now, mtime: options?.mtime ?? now, size };
-    await this.store.commit([{ path, entry, bytes }]);
+    const entry: StoredEntry = { type: 'file', ctime: options?.ctime ?? existing?.ctime ?? now, mtime: options?.mtime ?? now, size: sizeOf(content) };
+    await this.store.commit([{ path, entry, content }]);
   }
 
   /** Text appended to text stays text; anything else is joined as bytes. */
   private async appendData(path: string, data: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     await this.locks.run(path, async () => {
-      const before = this.store.get(path) === null ? '' : (this.requireFile(path), await this.store.read(path));
+      let before: StoredData = '';
+      if (this.store.get(path) !== null) {
+        this.requireFile(path);
+        before = await this.store.read(path);
+      }
       if (typeof before === 'string' && typeof data === 'string') return this.put(path, before + data, options);
       const [head, tail] = [before, data].map((part) => new Uint8Array(typeof part === 'string' ? new TextEncoder().encode(part) : part)) as [Uint8Array, Uint8Array];
       const joined = new Uint8Array(head.byteLength + tail.byteLength);

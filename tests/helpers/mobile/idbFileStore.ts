@@ -13,7 +13,7 @@ import { isAscii, latin1String } from '../../../src/core/text/asciiString';
  * collect.
  *
  * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
- * bytes, and records which paths changed since the last `takeChanges`, for the export to the host.
+ * content, and records which paths changed since the last `takeChanges`, for the export to the host.
  */
 
 /** One directory entry. */
@@ -153,17 +153,17 @@ export class IdbFileStore {
   }
 
   /**
-   * Sets entries (with bytes for files written) and removes paths, in one transaction. With
-   * `moved`, the removed paths' bytes stay: the entries put carry their `bytesKey` (a rename).
+   * Sets entries (with the content of files written) and removes paths, in one transaction. With
+   * `moved`, the removed paths' content stays: the entries put carry their `bytesKey` (a rename).
    */
-  async commit(puts: { path: string; entry: StoredEntry; bytes?: StoredData }[], removes: string[] = [], moved = false): Promise<void> {
+  async commit(puts: { path: string; entry: StoredEntry; content?: StoredData }[], removes: string[] = [], moved = false): Promise<void> {
     const staleKeys: string[] = [];
     for (const path of removes) {
       const entry = this.entries.get(path);
       if (!moved && entry?.type === 'file') staleKeys.push(bytesKeyOf(path, entry));
     }
     const written = puts.map((put) => {
-      if (put.bytes === undefined) return put;
+      if (put.content === undefined) return put;
       const before = this.entries.get(put.path);
       if (before?.type === 'file') staleKeys.push(bytesKeyOf(put.path, before));
       return { ...put, entry: { ...put.entry, bytesKey: this.newBytesKey() } };
@@ -179,9 +179,9 @@ export class IdbFileStore {
     const data = tx.objectStore(DATA);
     for (const path of removes) meta.delete(freshCopy(path));
     for (const key of staleKeys) data.delete(freshCopy(key));
-    for (const { path, entry, bytes } of written) {
+    for (const { path, entry, content } of written) {
       meta.put(entry, freshCopy(path));
-      if (bytes !== undefined && entry.bytesKey !== undefined) data.put(bytes, freshCopy(entry.bytesKey));
+      if (content !== undefined && entry.bytesKey !== undefined) data.put(content, freshCopy(entry.bytesKey));
     }
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
@@ -222,8 +222,13 @@ export class IdbFileStore {
   }
 }
 
+/** The size of a file's content in bytes: text counts as UTF-8. */
+export function sizeOf(content: StoredData): number {
+  return typeof content === 'string' ? utf8Length(content) : content.byteLength;
+}
+
 /** The size of `text` in UTF-8, as `TextEncoder` would encode it (a lone surrogate as three bytes). */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   let length = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

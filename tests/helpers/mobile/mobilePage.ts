@@ -10,7 +10,7 @@ import { App, Vault } from '../obsidian';
 import type { App as TestApp } from '../obsidian/app';
 import type { Plugin as TestPlugin } from '../obsidian/plugin';
 import { mobileStore, openMobileStore } from './capacitorAdapter';
-import { IdbFileStore, parentOf, utf8Length, type StoredData, type StoredEntry } from './idbFileStore';
+import { IdbFileStore, parentOf, sizeOf, type StoredData, type StoredEntry } from './idbFileStore';
 import { obsidianMobile } from './obsidianMobile';
 
 /** One file or folder crossing to the host: its bytes as base64, or its removal. */
@@ -81,16 +81,15 @@ const mobile = {
   async seed(vaultName: string, files: { path: string; text?: string; base64?: string }[]): Promise<number> {
     const store = await openMobileStore(vaultName);
     const now = Date.now();
-    const puts: { path: string; entry: StoredEntry; bytes?: StoredData }[] = [];
+    const puts: { path: string; entry: StoredEntry; content?: StoredData }[] = [];
     const folders = new Set<string>();
     for (const file of files) {
       for (let at = parentOf(file.path); at !== '/' && !folders.has(at) && store.get(at) === null; at = parentOf(at)) {
         folders.add(at);
         puts.push({ path: at, entry: { type: 'folder', ctime: now, mtime: now, size: 0 } });
       }
-      const bytes = file.base64 === undefined ? (file.text ?? '') : fromBase64(file.base64);
-      const size = typeof bytes === 'string' ? utf8Length(bytes) : bytes.byteLength;
-      puts.push({ path: file.path, entry: { type: 'file', ctime: now, mtime: now, size }, bytes });
+      const content = file.base64 === undefined ? (file.text ?? '') : fromBase64(file.base64);
+      puts.push({ path: file.path, entry: { type: 'file', ctime: now, mtime: now, size: sizeOf(content) }, content });
     }
     await store.commit(puts.sort((a, b) => a.path.split('/').length - b.path.split('/').length));
     return files.length;

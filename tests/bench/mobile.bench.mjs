@@ -1,8 +1,9 @@
 // Recursa at phone speed: the BUILT main.js on the mobile harness (headless Chromium, the fake
 // mobile `obsidian` module, files in IndexedDB, no Node), with Chromium's CPU throttling at 4×
 // beside the same run unthrottled (the anchor: ratios are throttled / unthrottled). At 1k and 10k
-// notes: the plugin's load and first snapshot, a one-file agent commit, the index build, search
-// (p95), a sandbox cold start; long tasks on the page's main thread (PerformanceObserver); at 10k
+// notes: main.js evaluated, the plugin's load and first snapshot, a one-file agent commit, the index
+// build, search (p95), a sandbox cold start; long tasks on the page's main thread while main.js is
+// evaluated and from the plugin's load on (PerformanceObserver); at 10k
 // notes the peak JS heap, and the heap after disabling the plugin against before loading it.
 //   npm run build && node tests/bench/mobile.bench.mjs    writes tests/bench/results/mobile.json
 // The harness is TypeScript (tests/helpers/mobile/): it is bundled here first. The bundle sits
@@ -79,10 +80,18 @@ async function runOnce(vaultDir, files, notes, rate) {
     await harness.call((mobile, name) => mobile.forgetChanges(name), harness.vaultName);
     const entriesBefore = await harness.call((mobile, name) => mobile.storeEntryCount(name), harness.vaultName);
     const heapBefore = await harness.heapUsed(true);
-    await harness.call((mobile) => mobile.evaluateMainJs(), null);
+    // Obsidian evaluates main.js in one go on the main thread before it calls `onload`: parsing,
+    // compiling and the modules' top-level code, at the run's speed.
+    await harness.throttleCpu(rate);
+    const { now: evaluateStart } = await longTasksSince(harness, Infinity);
+    const evaluateMs = await harness.call(async (mobile) => {
+      const started = performance.now();
+      await mobile.evaluateMainJs();
+      return performance.now() - started;
+    }, null);
+    const evaluation = await longTasksSince(harness, evaluateStart);
     const heapWithCode = await harness.heapUsed(true);
     const sampler = await heapSampler(harness);
-    await harness.throttleCpu(rate);
     const { now: loadStart } = await longTasksSince(harness, Infinity);
 
     // The plugin's load and first snapshot, then the background index build.
@@ -139,13 +148,14 @@ async function runOnce(vaultDir, files, notes, rate) {
     return {
       notes,
       rate,
+      evaluateMs,
       snapshotMs,
       commitMs,
       writeAndCommitMs,
       searchMs,
       indexMs,
       coldStartMs,
-      longTasks: { startup, interactive, overall },
+      longTasks: { evaluation, startup, interactive, overall },
       heap: { beforeLoad: heapBefore, withCode: heapWithCode, peak: peakHeap, afterDisable: heapAfter },
       storeEntries: { before: entriesBefore, after: entriesAfter },
     };
@@ -178,6 +188,7 @@ for (const notes of SIZES) {
   const slow = find(notes, 4);
   const at10k = notes === 10_000;
   const label = `${notes / 1000}k`;
+  table.compare(`${label}: main.js evaluated (parse, compile, top-level code), 4×`, slow.evaluateMs, null, fast.evaluateMs, anchor);
   table.compare(`${label}: plugin load + first snapshot, 4×`, slow.snapshotMs, null, fast.snapshotMs, anchor);
   table.compare(`${label}: one-file agent commit (commitChanges), p50, 4×`, median(slow.commitMs), at10k ? TARGETS.commitMs : null, median(fast.commitMs), anchor);
   table.compare(`${label}: one-file agent commit, max of ${COMMITS}, 4×`, Math.max(...slow.commitMs), at10k ? TARGETS.commitMs : null, Math.max(...fast.commitMs), anchor);
@@ -187,8 +198,9 @@ for (const notes of SIZES) {
   table.compare(`${label}: sandbox cold start, p50 of ${COLD_STARTS}, 4×`, median(slow.coldStartMs), null, median(fast.coldStartMs), anchor);
   // A long task is one of 50 ms or more: with none at 1×, there is nothing to divide by.
   const longest = (name, slowMs, fastMs) => table.compare(name, slowMs, at10k ? TARGETS.longestTaskMs : null, fastMs > 0 ? fastMs : null, fastMs > 0 ? anchor : '1×: no task ≥ 50 ms');
+  longest(`${label}: longest main-thread task while main.js is evaluated, 4×`, slow.longTasks.evaluation.longest, fast.longTasks.evaluation.longest);
   longest(`${label}: longest main-thread task while working (commit, search), 4×`, slow.longTasks.interactive.longest, fast.longTasks.interactive.longest);
-  longest(`${label}: longest main-thread task, whole run (load, snapshot, index), 4×`, slow.longTasks.overall.longest, fast.longTasks.overall.longest);
+  longest(`${label}: longest main-thread task from the plugin's load on (load, snapshot, index), 4×`, slow.longTasks.overall.longest, fast.longTasks.overall.longest);
 }
 console.log('\nRecursa on the mobile harness: built main.js in headless Chromium, files in IndexedDB, no Node; 4× CPU throttling (CDP) against unthrottled\n');
 table.print();
@@ -216,7 +228,8 @@ const verdicts = [
   ['agent commit < 300 ms (10k, 4×, max)', Math.max(...heavy.commitMs) < TARGETS.commitMs, `${Math.max(...heavy.commitMs).toFixed(0)} ms`],
   ['search p95 < 100 ms (10k, 4×)', percentile(heavy.searchMs, 0.95) < TARGETS.searchP95Ms, `${percentile(heavy.searchMs, 0.95).toFixed(1)} ms`],
   ['no main-thread task > 100 ms while working (10k, 4×)', heavy.longTasks.interactive.over100 === 0, `${heavy.longTasks.interactive.over100} tasks, longest ${heavy.longTasks.interactive.longest.toFixed(0)} ms`],
-  ['no main-thread task > 100 ms, whole run incl. load, snapshot and index (10k, 4×)', heavy.longTasks.overall.over100 === 0, `${heavy.longTasks.overall.over100} tasks, longest ${heavy.longTasks.overall.longest.toFixed(0)} ms`],
+  ['no main-thread task > 100 ms while main.js is evaluated (10k, 4×)', heavy.longTasks.evaluation.over100 === 0, `${heavy.longTasks.evaluation.over100} tasks, longest ${heavy.longTasks.evaluation.longest.toFixed(0)} ms`],
+  ['no main-thread task > 100 ms from the plugin\'s load on, incl. snapshot and index (10k, 4×)', heavy.longTasks.overall.over100 === 0, `${heavy.longTasks.overall.over100} tasks, longest ${heavy.longTasks.overall.longest.toFixed(0)} ms`],
   ['peak JS heap < 150 MB (10k)', Math.max(...runs.filter((run) => run.notes === 10_000).map((run) => run.heap.peak)) < TARGETS.peakHeapMb * MB, `${(Math.max(...runs.filter((run) => run.notes === 10_000).map((run) => run.heap.peak)) / MB).toFixed(1)} MB`],
   ['heap after disabling within 10% of before (10k, 4×; the store table\'s growth taken out)', afterLessStore(heavy) / heavy.heap.beforeLoad < TARGETS.heapAfterDisableRatio, `${((afterLessStore(heavy) / heavy.heap.beforeLoad - 1) * 100).toFixed(1)}% (${((heavy.heap.afterDisable / heavy.heap.beforeLoad - 1) * 100).toFixed(1)}% with it)`],
 ];

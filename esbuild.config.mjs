@@ -74,6 +74,8 @@ const plugin = {
     'ajv-formats': './src/obsidian/mcp/noAjvFormats.ts',
     'zod-to-json-schema': './src/obsidian/mcp/noZodToJsonSchema.ts',
     'ts-interface-checker': './src/obsidian/noTsInterfaceChecker.ts',
+    // isomorphic-git's synchronous SHA-1, without sha.js's helper packages and their start-up work.
+    'sha.js/sha1.js': './src/core/git/sha1Stream.ts',
   },
   // isomorphic-git's own path.join is a copy of LGPL code; see the plugin's file.
   plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin],

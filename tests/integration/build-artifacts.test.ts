@@ -47,6 +47,12 @@ describe('the plugin bundle', () => {
     expect(main).not.toMatch(/\b[AL]?GPL-\d|General Public License|@zenfs\/core/);
   });
 
+  it('gives isomorphic-git Recursa\'s synchronous SHA-1 instead of sha.js and its helper packages', () => {
+    expect(main).toContain('Sha1Stream: update after digest');
+    // get-intrinsic's table of intrinsics, which sha.js pulled in through to-buffer.
+    expect(main).not.toContain('%AsyncFromSyncIteratorPrototype%');
+  });
+
   it('carries the tokenizer\'s rank table compressed, not as js-tiktoken ships it', () => {
     // A line of js-tiktoken's cl100k_base: its bpe_ranks are base64 tokens separated by spaces.
     expect(main).not.toContain('IQ== Ig== Iw== JA==');

@@ -14,7 +14,16 @@ export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** The blob id git computes for `content` (`git hash-object`), without storing anything. */
 export async function hashBlob(content: Uint8Array): Promise<string> {
-  return (await git.hashBlob({ object: content })).oid;
+  return (await hashedObject('blob', content)).oid;
+}
+
+/** `content` as git stores an object of `type` (its header, then the content), and that object's id. */
+async function hashedObject(type: 'blob' | 'tree' | 'commit', content: Uint8Array): Promise<{ oid: string; object: Uint8Array }> {
+  const header = new TextEncoder().encode(`${type} ${content.byteLength}\0`);
+  const object = new Uint8Array(header.byteLength + content.byteLength);
+  object.set(header);
+  object.set(content, header.byteLength);
+  return { oid: toHex(await sha1(object)), object };
 }
 
 /**
@@ -80,14 +89,14 @@ export class GitObjectStore {
   }
 
   /**
-   * Stores a blob; resolves to its id. isomorphic-git hashes it; the deflate is pako's, because
-   * isomorphic-git's own (a `CompressionStream` per object) costs about 3.5× as much for
-   * note-sized blobs, and a first snapshot stores thousands of them. A blob already stored (a
+   * Stores a blob; resolves to its id. The deflate is pako's, because isomorphic-git's own (a
+   * `CompressionStream` per object) costs about 3.5× as much for note-sized blobs, and a first
+   * snapshot stores thousands of them. A blob already stored (a
    * note the agent wrote back unchanged, say) is not compressed again, unless `likelyNew` says
    * the look is not worth it (a first snapshot, where almost every blob is new).
    */
   async writeBlob(content: Uint8Array, likelyNew = false): Promise<string> {
-    const { oid, object } = await git.hashBlob({ object: content });
+    const { oid, object } = await hashedObject('blob', content);
     await this.storeLoose(oid, object, likelyNew);
     return oid;
   }
@@ -111,11 +120,7 @@ export class GitObjectStore {
    * deflate through a `CompressionStream`, several tasks and a `Blob` per object.
    */
   private async writeObject(type: 'tree' | 'commit', content: Uint8Array, writes?: ObjectWrites): Promise<string> {
-    const header = new TextEncoder().encode(`${type} ${content.byteLength}\0`);
-    const object = new Uint8Array(header.byteLength + content.byteLength);
-    object.set(header);
-    object.set(content, header.byteLength);
-    const oid = toHex(await sha1(object));
+    const { oid, object } = await hashedObject(type, content);
     if (writes === undefined) await this.storeLoose(oid, object, false);
     else await writes.start(() => this.storeLoose(oid, object, false));
     return oid;

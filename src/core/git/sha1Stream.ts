@@ -1,3 +1,5 @@
+import { toHex } from './sha1';
+
 /**
  * SHA-1 over data given in pieces, written from FIPS 180-4, synchronous. isomorphic-git imports
  * `sha.js/sha1.js` for the few places it hashes without Web Crypto (a pack it builds itself, and a
@@ -8,6 +10,7 @@
 export default class Sha1Stream {
   private readonly state = new Uint32Array([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
   private readonly block = new Uint8Array(64);
+  private readonly blockView = new DataView(this.block.buffer);
   private readonly words = new Uint32Array(80);
   private filled = 0;
   /** Bytes taken so far; a double holds every length below 2^53 exactly. */
@@ -45,23 +48,21 @@ export default class Sha1Stream {
       this.filled = 0;
     }
     this.block.fill(0, this.filled, 56);
-    const view = new DataView(this.block.buffer);
-    view.setUint32(56, Math.floor(bits / 0x100000000));
-    view.setUint32(60, bits >>> 0);
+    this.blockView.setUint32(56, Math.floor(bits / 0x100000000));
+    this.blockView.setUint32(60, bits >>> 0);
     this.compress();
     this.done = true;
     const out = new Uint8Array(20);
     const outView = new DataView(out.buffer);
     for (let i = 0; i < 5; i++) outView.setUint32(4 * i, this.state[i] as number);
-    if (encoding === 'hex') return Array.from(out, (byte) => byte.toString(16).padStart(2, '0')).join('');
+    if (encoding === 'hex') return toHex(out);
     if (encoding !== undefined) throw new TypeError(`Sha1Stream: unknown digest encoding "${String(encoding)}"`);
     return out;
   }
 
   private compress(): void {
     const w = this.words;
-    const view = new DataView(this.block.buffer);
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(4 * t);
+    for (let t = 0; t < 16; t++) w[t] = this.blockView.getUint32(4 * t);
     for (let t = 16; t < 80; t++) {
       const x = (w[t - 3] as number) ^ (w[t - 8] as number) ^ (w[t - 14] as number) ^ (w[t - 16] as number);
       w[t] = (x << 1) | (x >>> 31);

@@ -1,9 +1,10 @@
+import { toHex } from '../../core/git/sha1';
 import { MCP_TOKEN_SECRET, type SecretStore } from '../settings/pluginSettings';
 
 /** A new bearer token: 32 random bytes as 64 hex digits. */
 export function newMcpToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(bytes);
 }
 
 /** The MCP server's token from secret storage, made and stored on first use. */

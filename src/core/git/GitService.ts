@@ -13,7 +13,8 @@ import { commitStaged, stageFile, stageFiles, type CommitResult, type StagedFile
 import { diffFiles } from './diffFiles';
 import { ensureRepository, markSnapshotDone, type RepositoryState } from './ensureRepository';
 import { GIT_ROOT } from './gitFs';
-import { hashBlob, type Deflate } from './gitObjects';
+import type { Deflate } from './gitObjects';
+import { hashBlob } from './objectHash';
 import { gitLog, type LogEntry } from './history';
 import { IgnoreRules } from './ignoreRules';
 import { commitInitialSnapshot, type SnapshotProgress } from './initialSnapshot';

@@ -4,7 +4,7 @@ import { compareCodePoints } from '../util/compareCodePoints';
 import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
 import type { Signature } from './commitObjects';
-import { hashBlob } from './gitObjects';
+import { hashBlob } from './objectHash';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
 import { compareEntries, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';

@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
-import { hashBlob } from './gitObjects';
+import { hashBlob } from './objectHash';
 import { modeString } from './indexState';
 import type { GitRepository } from './repository';
 import { diffTrees } from './worktreeStatus';

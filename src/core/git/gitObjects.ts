@@ -6,25 +6,11 @@ import type { Slicer } from '../util/Slicer';
 import { commitContent, type CommitObject, type Signature } from './commitObjects';
 import { createGitFs, GIT_ROOT, uniqueSuffix, type GitFs, type GitFsPromises } from './gitFs';
 import type { ObjectWrites } from './objectWrites';
-import { sha1, toHex } from './sha1';
+import { hashedObject } from './objectHash';
 import { TREE_MODE, treeContent, type TreeEntry } from './treeObjects';
 
 /** The id git gives an empty tree; it need not exist in the object store. */
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-
-/** The blob id git computes for `content` (`git hash-object`), without storing anything. */
-export async function hashBlob(content: Uint8Array): Promise<string> {
-  return (await hashedObject('blob', content)).oid;
-}
-
-/** `content` as git stores an object of `type` (its header, then the content), and that object's id. */
-async function hashedObject(type: 'blob' | 'tree' | 'commit', content: Uint8Array): Promise<{ oid: string; object: Uint8Array }> {
-  const header = new TextEncoder().encode(`${type} ${content.byteLength}\0`);
-  const object = new Uint8Array(header.byteLength + content.byteLength);
-  object.set(header);
-  object.set(content, header.byteLength);
-  return { oid: toHex(await sha1(object)), object };
-}
 
 /**
  * Git objects of one repository through the vault port: read by isomorphic-git, whose pack

@@ -1,7 +1,7 @@
 import type { VaultChange, VaultStat } from '../ports';
 import { walkFiles } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
-import { hashBlob } from './gitObjects';
+import { hashBlob } from './objectHash';
 import { IgnoreRules } from './ignoreRules';
 import type { IndexEntry } from './indexFile';
 import { modeString, statMatches, type IndexSnapshot } from './indexState';

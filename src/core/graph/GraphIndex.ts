@@ -14,7 +14,7 @@ import { evaluateQuery, parseQuery, type QueryableNote, type QueryMatch } from '
 import { snippetOf } from './searchSnippet';
 
 export type { IndexProgress } from './buildIndex';
-export { MAX_INDEXED_NOTE_BYTES } from './noteReader';
+export { MAX_INDEXED_NOTE_BYTES } from './noteLimits';
 
 export interface SearchOptions {
   /** Most results. Default 10. */

@@ -1,12 +1,8 @@
 import type { VaultPort, VaultStat } from '../ports';
 import { resolveLinks } from '../paths/resolveLinks';
 import { decodeUtf8, isNote, type IndexedNote, type NoteRead } from './indexedVault';
+import { MAX_INDEXED_NOTE_BYTES } from './noteLimits';
 
-/**
- * Notes larger than this are indexed by their beginning only (`onPartialNote` says which): one
- * huge file (a log, an export) must not make the index take gigabytes.
- */
-export const MAX_INDEXED_NOTE_BYTES = 16 * 1024 * 1024;
 
 export interface NoteReaderOptions {
   /** Called for a note over `maxNoteBytes` (its size in bytes), indexed by its beginning only. */

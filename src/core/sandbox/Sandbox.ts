@@ -4,7 +4,6 @@ import { WriteBudget } from '../mem/runScope';
 import { utf8Length } from '../text/decodeText';
 import { KeyedMutex } from '../util/KeyedMutex';
 import { toJsonSafe } from './jsonSafe';
-import { prepareCode } from './prepareCode';
 import { scrubHostPaths } from './scrubError';
 import {
   DEFAULT_RUN_LIMITS,
@@ -111,6 +110,8 @@ export class Sandbox {
       return finish({ error: { code: 'CodeTooLarge', message: `the code is ${code.length} characters; the limit is ${limits.maxCodeChars}` } });
     }
     if (options.signal?.aborted === true) return finish({ error: cancelled() });
+    // The transpiler (Sucrase) loads with the first run, not with the plugin.
+    const { prepareCode } = await import('./prepareCode');
     const prepared = prepareCode(code);
     if (!prepared.ok) return finish({ error: prepared.error });
     for (let attempt = 0; ; attempt++) {

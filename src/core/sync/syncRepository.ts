@@ -6,7 +6,7 @@ import { safeIdentity, signatureNow, type GitIdentity, type Signature } from '..
 import type { StagedFile } from '../git/commitFiles';
 import { GIT_ROOT } from '../git/gitFs';
 import { LockedUpdate } from '../git/lockedUpdate';
-import { hashBlob } from '../git/gitObjects';
+import { hashBlob } from '../git/objectHash';
 import { moveBranch, updateRef, type BranchMoveStep } from '../git/moveBranch';
 import { resolveRef } from '../git/refs';
 import type { GitRepository } from '../git/repository';

@@ -1,5 +1,4 @@
 import { setIcon, TFile, TFolder, type App, type Component, type TAbstractFile } from 'obsidian';
-import { countTokens } from '../../core/tokens/countTokens';
 import { NotePickerModal } from './NotePickerModal';
 import { formatTokens, type PickedNote } from './pickedNotes';
 
@@ -177,6 +176,8 @@ export class Composer {
 
   private async countTokens(file: TAbstractFile): Promise<number> {
     const files = file instanceof TFile ? [file] : this.app.vault.getMarkdownFiles().filter((note) => note.path.startsWith(`${file.path}/`)).slice(0, FOLDER_COUNT_LIMIT);
+    // The tokenizer (and its table of ranks) loads when a note is first picked, not with the plugin.
+    const { countTokens } = await import('../../core/tokens/countTokens');
     let tokens = 0;
     for (const note of files) tokens += countTokens(await this.app.vault.cachedRead(note));
     return tokens;

@@ -1,5 +1,3 @@
-import { countTokens } from '../../core/tokens/countTokens';
-
 /** A note or folder the user attached to the next request. */
 export interface PickedNote {
   path: string;
@@ -21,8 +19,11 @@ export function attachedPaths(context: string): string[] {
   return lines.slice(1).filter((line) => line.startsWith('- ')).map((line) => line.slice(2).replace(/\/ \(folder\)$/, '/'));
 }
 
-/** The context block for the picked notes: every path, and the text of the notes that fit `budget`. */
-export function pickedContext(picked: readonly PickedNote[], texts: ReadonlyMap<string, string>, budget = PICKED_TEXT_TOKENS): string | null {
+/**
+ * The context block for the picked notes: every path, and the text of the notes that fit `budget`
+ * tokens as `countTokens` counts them.
+ */
+export function pickedContext(picked: readonly PickedNote[], texts: ReadonlyMap<string, string>, countTokens: (text: string) => number, budget = PICKED_TEXT_TOKENS): string | null {
   if (picked.length === 0) return null;
   const lines = [HEADER];
   for (const note of picked) lines.push(`- ${note.kind === 'folder' ? `${note.path}/ (folder)` : note.path}`);

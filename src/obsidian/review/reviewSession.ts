@@ -1,6 +1,6 @@
 import { isRecursaError } from '../../core/errors';
 import type { GitService } from '../../core/git/GitService';
-import { hashBlob } from '../../core/git/gitObjects';
+import { hashBlob } from '../../core/git/objectHash';
 import { formatGitDiff } from '../../core/git/unifiedDiff';
 import type { WriteSet } from '../../core/mem/WriteSet';
 import type { VaultPort } from '../../core/ports';

@@ -2,7 +2,8 @@ import { isRecursaError } from '../../core/errors';
 import type { GitService } from '../../core/git/GitService';
 import type { GitHttpClient } from '../../core/sync/gitHttpClient';
 import { aheadBehind, type AheadBehind } from '../../core/sync/aheadBehind';
-import { readRemoteUrl, setRemoteUrl, SyncError, syncVaultHistory, type SyncProgress, type SyncResult } from '../../core/sync';
+import type { SyncProgress, SyncResult } from '../../core/sync';
+import { SyncError } from '../../core/sync/SyncError';
 import { describeSyncResult, describeSyncFailure, type SyncMessage } from './syncMessages';
 
 /** What the controller needs of the plugin. */
@@ -90,6 +91,7 @@ export class SyncController {
     const progress = quiet ? null : this.host.notify({ text: 'Recursa: syncing…', action: null }, 0);
     const at = (this.host.now ?? (() => new Date()))();
     try {
+      const { readRemoteUrl, setRemoteUrl, syncVaultHistory } = await import('../../core/sync');
       // A vault whose history Recursa started has no remote "origin"; without its fetch refspec,
       // isomorphic-git refuses to fetch once the remote has the branch (every sync after the first).
       await git.runExclusive(async (repo) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { correctionMessage } from '../../../../src/core/agent/protocolParser';
 import { withContext } from '../../../../src/core/agent/requestContext';
 import { conversationRuns } from '../../../../src/obsidian/chat/conversationRuns';
+import { countTokens } from '../../../../src/core/tokens/countTokens';
 import { pickedContext } from '../../../../src/obsidian/chat/pickedNotes';
 
 describe('conversationRuns', () => {
@@ -31,6 +32,7 @@ describe('conversationRuns', () => {
           { path: 'Projects', kind: 'folder', tokens: 20 },
         ],
         new Map([['People/Sam.md', '# Sam\n\nWorks on Alpha.\n']]),
+        countTokens,
       );
       const runs = conversationRuns([
         { role: 'user', content: withContext('Compare them', context) },

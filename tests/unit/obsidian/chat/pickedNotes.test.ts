@@ -4,7 +4,7 @@ import { attachedPaths, formatTokens, pickedContext } from '../../../../src/obsi
 
 describe('pickedContext', () => {
   it('is null when nothing is attached', () => {
-    expect(pickedContext([], new Map())).toBeNull();
+    expect(pickedContext([], new Map(), countTokens)).toBeNull();
   });
 
   it('lists every path and includes the text of notes within the budget', () => {
@@ -15,6 +15,7 @@ describe('pickedContext', () => {
         { path: 'Projects', kind: 'folder', tokens: 0 },
       ],
       new Map([['People/Sam.md', sam]]),
+      countTokens,
     );
     expect(context).toContain('- People/Sam.md\n- Projects/ (folder)');
     expect(context).toContain(`<note path="People/Sam.md">\n${sam}\n</note>`);
@@ -33,6 +34,7 @@ describe('pickedContext', () => {
           ['Long.md', long],
           ['Short.md', short],
         ]),
+        countTokens,
         countTokens(short) + 10,
       );
       expect(context).toContain('Too long to include here (read them if needed): Long.md');
@@ -50,6 +52,7 @@ describe('attachedPaths', () => {
         { path: 'Folder', kind: 'folder', tokens: 0 },
       ],
       new Map([['A.md', '- not a path\n']]),
+      countTokens,
     );
     expect(attachedPaths(context ?? '')).toEqual(['A.md', 'Folder/']);
   });

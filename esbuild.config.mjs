@@ -6,6 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
+import { chunkBoundaries, chunkedPlugin } from './scripts/chunked-plugin.mjs';
 import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
 import { ownPathJoin } from './scripts/isomorphic-git-join.mjs';
 
@@ -52,16 +53,12 @@ const inlineWorker = {
   },
 };
 
-/** The plugin: CommonJS, everything bundled except what Obsidian provides at runtime. */
-const plugin = {
-  entryPoints: ['src/main.ts'],
-  outfile: 'main.js',
+/** What the plugin and its browser test harness share: everything bundled except what Obsidian provides at runtime. */
+const pluginBase = {
   bundle: true,
-  format: 'cjs',
   platform: 'browser',
   // Obsidian's oldest supported desktop (Electron) and mobile WebViews run ES2021.
   target: 'es2021',
-  banner: { js: banner },
   // Node builtins are deliberately not external: the plugin runs on mobile, where there are
   // none, so importing one must fail the build rather than fail on a phone.
   external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
@@ -77,12 +74,27 @@ const plugin = {
     // isomorphic-git's synchronous SHA-1, without sha.js's helper packages and their start-up work.
     'sha.js/sha1.js': './src/core/git/sha1Stream.ts',
   },
-  // isomorphic-git's own path.join is a copy of LGPL code; see the plugin's file.
-  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin],
   logLevel: 'info',
-  sourcemap: production ? false : 'inline',
   minify: production,
   treeShaking: true,
+};
+
+/**
+ * The plugin: one main.js that Obsidian evaluates as CommonJS, carrying the plugin in chunks that
+ * are evaluated when first needed, each in a task of its own (see scripts/chunked-plugin.mjs).
+ * The packages named here get chunks of their own, so that no chunk is large.
+ */
+const plugin = {
+  ...pluginBase,
+  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', 'pako', 'yaml', 'sucrase', 'zod']) },
+  outdir: 'node_modules/.cache/recursa-plugin',
+  format: 'esm',
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  write: false,
+  metafile: true,
+  // isomorphic-git's own path.join is a copy of LGPL code; see the plugin's file.
+  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin, chunkedPlugin({ outfile: 'main.js', entry: 'main.js', banner, minify: production, report: true })],
 };
 
 /** The Node library: an ES module over a real folder, with the same core. */
@@ -138,7 +150,8 @@ const browserHostModules = {
  * `obsidian` aliased to the test module and everything bundled into one page script.
  */
 const harness = {
-  ...plugin,
+  ...pluginBase,
+  banner: { js: banner },
   entryPoints: ['tests/e2e/harness/entry.ts'],
   outfile: HARNESS_FILE,
   format: 'iife',

@@ -1,35 +1,24 @@
 import { editorInfoField, Notice, Plugin, type ViewCreator, type WorkspaceLeaf } from 'obsidian';
 import type { AgentService } from './core/agent/AgentService';
 import type { AgentSettings } from './core/agent/createAgentService';
-import { ConversationStore } from './core/agent/ConversationStore';
 import { isRecursaError } from './core/errors';
 import type { GitEvent, GitService } from './core/git/GitService';
-import { MAX_INDEXED_NOTE_BYTES } from './core/graph/GraphIndex';
+import { MAX_INDEXED_NOTE_BYTES } from './core/graph/noteLimits';
 import type { MemOptions } from './core/mem';
 import type { Mem } from './core/mem/createMem';
 import type { Sandbox } from './core/sandbox/Sandbox';
-import { VaultStack } from './core/stack/VaultStack';
-import { createBrowserSandboxWorker } from './obsidian/browserSandboxWorker';
-import { CHAT_VIEW_TYPE, ChatView, type ChatHost } from './obsidian/chat/ChatView';
-import { modelLabel } from './obsidian/chat/modelLabel';
-import { ReadRecorder } from './obsidian/chat/readRecorder';
-import { confirmAction } from './obsidian/ConfirmModal';
-import { createDesktopVaultRegistry } from './obsidian/desktopVaultRegistry';
-import { loadDesktopDeflate } from './obsidian/desktopDeflate';
-import { agentChangeMarkers, changeMarkersSlot, type ChangeMarkersSlot } from './obsidian/editor/agentChangeMarkers';
-import { loadAgentChanges } from './obsidian/editor/loadAgentChanges';
-import { loadHistory } from './obsidian/history/historyModel';
-import { HISTORY_VIEW_TYPE, HistoryView } from './obsidian/history/HistoryView';
-import { createObsidianHttpTransport } from './obsidian/obsidianHttpTransport';
-import { ObsidianVaultPort } from './obsidian/ObsidianVaultPort';
-import { RecursaSettingTab } from './obsidian/settings/RecursaSettingTab';
-import { PluginMcpServer } from './obsidian/mcp/PluginMcpServer';
+import type { VaultStack } from './core/stack/VaultStack';
 import { redactSecrets } from './core/text/redactSecrets';
+import type { ChatHost, ChatView } from './obsidian/chat/ChatView';
+import { modelLabel } from './obsidian/chat/modelLabel';
+import type { ReadRecorder } from './obsidian/chat/readRecorder';
+import type { ChangeMarkersSlot } from './obsidian/editor/agentChangeMarkers';
+import type { PluginMcpServer } from './obsidian/mcp/PluginMcpServer';
 import { openPluginSettings } from './obsidian/openPluginSettings';
-import { installSync, startSync } from './obsidian/sync/pluginSync';
-import type { SyncController } from './obsidian/sync/SyncController';
+import type * as PluginParts from './obsidian/pluginParts';
 import { defaultSettings, readApiKey, readSecret, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
-import { RecursaStatusBar } from './obsidian/statusBar';
+import type { RecursaStatusBar } from './obsidian/statusBar';
+import type { SyncController } from './obsidian/sync/SyncController';
 
 const INDEX_SAVE_INTERVAL_MS = 5 * 60_000;
 /** "N agent commits today" is counted again this often, so it rolls over at midnight. */
@@ -54,13 +43,17 @@ export default class RecursaPlugin extends Plugin {
   /** The MCP server inside Obsidian (desktop only; its code loads when it is turned on). */
   private mcp: PluginMcpServer | null = null;
   private reads: ReadRecorder | null = null;
+  /** The rest of the plugin's code, which `onload` loads (see src/obsidian/pluginParts.ts). */
+  private parts: typeof PluginParts | null = null;
 
   override async onload(): Promise<void> {
-    const { settings, needsSave } = settingsFromData(await this.loadData(), this.app.secretStorage);
+    const [data, ui] = await Promise.all([this.loadData() as Promise<unknown>, import('./obsidian/pluginParts')]);
+    this.parts = ui;
+    const { settings, needsSave } = settingsFromData(data, this.app.secretStorage);
     this.settings = settings;
     if (needsSave) await this.saveSettings();
-    this.mcp = PluginMcpServer.available()
-      ? new PluginMcpServer({
+    this.mcp = ui.PluginMcpServer.available()
+      ? new ui.PluginMcpServer({
           stack: () => this.stack,
           agent: () => this.agent(this.agentSettings()),
           writesPaused: async () => ((await this.stack?.port.exists(this.reviewFile())) === true ? 'A chat run\'s changes are waiting for review in Obsidian: keep or undo them there first.' : null),
@@ -76,7 +69,7 @@ export default class RecursaPlugin extends Plugin {
       // The chat's runs and the MCP server's writes take turns, so commits never mix.
       agent: () => this.mcp?.guardAgent(this.agent(this.agentSettings())) ?? this.agent(this.agentSettings()),
       git: () => this.git,
-      conversations: () => (this.stack === null ? null : new ConversationStore(this.stack.port, `${this.pluginDir()}/conversations`)),
+      conversations: () => (this.stack === null ? null : new ui.ConversationStore(this.stack.port, `${this.pluginDir()}/conversations`)),
       modelLabel: () => modelLabel(this.settings),
       openSettings: () => {
         if (!openPluginSettings(this.app, this.manifest.id)) new Notice('Change the model in the settings of this plugin.');
@@ -86,22 +79,22 @@ export default class RecursaPlugin extends Plugin {
       setReviewMode: (on) => this.applySettings({ ...this.settings, reviewChanges: on }),
       review: () => (this.stack === null || this.git === null ? null : { git: this.git, writeSet: this.stack.writeSet, port: this.stack.port, file: this.reviewFile() }),
     };
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, host));
+    this.registerView(ui.CHAT_VIEW_TYPE, (leaf) => new ui.ChatView(leaf, host));
     this.registerView(
-      HISTORY_VIEW_TYPE,
+      ui.HISTORY_VIEW_TYPE,
       (leaf) =>
-        new HistoryView(leaf, {
+        new ui.HistoryView(leaf, {
           git: () => this.git,
           newRunId: () => `revert-${Date.now().toString(36)}`,
           onReverted: () => void this.refreshStatus(),
         }),
     );
-    this.addSettingTab(new RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next), syncNow: () => void this.sync?.syncNow('manual'), ...(this.mcp === null ? {} : { mcp: this.mcp }) }));
-    this.markers = changeMarkersSlot(
+    this.addSettingTab(new ui.RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next), syncNow: () => void this.sync?.syncNow('manual'), ...(this.mcp === null ? {} : { mcp: this.mcp }) }));
+    this.markers = ui.changeMarkersSlot(
       () =>
-        agentChangeMarkers({
+        ui.agentChangeMarkers({
           pathOf: (state) => state.field(editorInfoField, false)?.file?.path ?? null,
-          load: (path, text) => loadAgentChanges(this.git, path, text),
+          load: (path, text) => ui.loadAgentChanges(this.git, path, text),
           onAgentCommit: (listener) => {
             this.commitListeners.add(listener);
             return () => this.commitListeners.delete(listener);
@@ -110,7 +103,7 @@ export default class RecursaPlugin extends Plugin {
       this.settings.changeMarkers,
     );
     this.registerEditorExtension(this.markers.extension);
-    this.statusBar = new RecursaStatusBar(this.addStatusBarItem(), () => void this.showHistory());
+    this.statusBar = new ui.RecursaStatusBar(this.addStatusBarItem(), () => void this.showHistory());
     this.addRibbonIcon('bot', 'Open agent chat', () => void this.openChat());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.openChat() });
     this.addCommand({
@@ -126,7 +119,7 @@ export default class RecursaPlugin extends Plugin {
     this.addCommand({ id: 'undo-last-agent-change', name: 'Undo the last agent change', callback: () => void this.undoLastChange() });
     this.addCommand({ id: 'show-agent-history', name: 'Show agent history', callback: () => void this.showHistory() });
     this.addCommand({ id: 'rebuild-search-index', name: 'Rebuild the search index', callback: () => void this.rebuildIndex() });
-    this.sync = installSync({
+    this.sync = ui.installSync({
       app: this.app,
       plugin: this,
       git: () => this.git,
@@ -189,9 +182,10 @@ export default class RecursaPlugin extends Plugin {
 
   /** Opens (or shows) the chat in the right sidebar; with a note, the next request is about it. */
   async openChat(notePath?: string): Promise<ChatView | null> {
-    const leaf = await this.revealView(CHAT_VIEW_TYPE);
+    const ui = this.ui;
+    const leaf = await this.revealView(ui.CHAT_VIEW_TYPE);
     const view = leaf?.view;
-    if (!(view instanceof ChatView)) return null;
+    if (!(view instanceof ui.ChatView)) return null;
     if (notePath !== undefined) view.attachNote(notePath);
     view.focusInput();
     return view;
@@ -210,7 +204,7 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private async showHistory(): Promise<void> {
-    await this.revealView(HISTORY_VIEW_TYPE);
+    await this.revealView(this.ui.HISTORY_VIEW_TYPE);
   }
 
   /** Reverts the agent's most recent commit, after the user confirms. */
@@ -226,7 +220,7 @@ export default class RecursaPlugin extends Plugin {
       return;
     }
     const subject = last.message.split('\n', 1)[0] ?? '';
-    if (!(await confirmAction(this.app, { title: 'Undo the last agent change?', message: `This reverts "${subject}" in a new commit.`, confirmText: 'Undo', warning: true }))) return;
+    if (!(await this.ui.confirmAction(this.app, { title: 'Undo the last agent change?', message: `This reverts "${subject}" in a new commit.`, confirmText: 'Undo', warning: true }))) return;
     try {
       await git.revertCommit(last.hash, `undo-${Date.now().toString(36)}`);
       new Notice(`Recursa: undid "${subject}".`);
@@ -264,13 +258,19 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private async startCore(): Promise<void> {
+    const ui = this.ui;
     // The port records the notes a run reads, for the sources under its reply.
-    const port = new ReadRecorder(new ObsidianVaultPort(this.app), this.app.vault.configDir);
+    const port = new ui.ReadRecorder(new ui.ObsidianVaultPort(this.app), this.app.vault.configDir);
     this.reads = port;
-    const vaultRegistry = createDesktopVaultRegistry();
+    const vaultRegistry = ui.createDesktopVaultRegistry();
+    // The core (git, the index, the sandbox, the agent) and the sandbox worker's source are chunks
+    // of their own, loaded now rather than while Obsidian evaluates the plugin (see
+    // scripts/chunked-plugin.mjs).
+    const [{ VaultStack }, { createBrowserSandboxWorker }] = await Promise.all([import('./core/stack/VaultStack'), import('./obsidian/browserSandboxWorker')]);
+    if (this.unloaded) return;
     const stack = await VaultStack.open(port, {
       mem: this.memOptions(),
-      git: { author: this.settings.gitAuthor, deflate: loadDesktopDeflate() ?? undefined },
+      git: { author: this.settings.gitAuthor, deflate: ui.loadDesktopDeflate() ?? undefined },
       // Without history the agent still works; its changes simply cannot be committed or undone.
       onGitError: (error) => {
         if (!this.unloaded) this.reportGitError(error);
@@ -289,7 +289,7 @@ export default class RecursaPlugin extends Plugin {
       vaultRegistry,
       sandbox: { createWorker: createBrowserSandboxWorker },
       agent: {
-        transport: createObsidianHttpTransport,
+        transport: ui.createObsidianHttpTransport,
         vaultName: this.app.vault.getName(),
         dataDir: this.pluginDir(),
         noteCount: () => this.app.vault.getMarkdownFiles().length,
@@ -307,9 +307,9 @@ export default class RecursaPlugin extends Plugin {
     this.registerInterval(window.setInterval(() => void this.stack?.saveIndex().catch(() => false), INDEX_SAVE_INTERVAL_MS));
     void this.refreshStatus();
     this.registerInterval(window.setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS));
-    for (const leaf of this.app.workspace.getLeavesOfType(HISTORY_VIEW_TYPE)) if (leaf.view instanceof HistoryView) void leaf.view.refresh();
-    for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) if (leaf.view instanceof ChatView) void leaf.view.restoreReview();
-    if (this.sync !== null) startSync(this.sync, this.settings.sync);
+    for (const leaf of this.app.workspace.getLeavesOfType(ui.HISTORY_VIEW_TYPE)) if (leaf.view instanceof ui.HistoryView) void leaf.view.refresh();
+    for (const leaf of this.app.workspace.getLeavesOfType(ui.CHAT_VIEW_TYPE)) if (leaf.view instanceof ui.ChatView) void leaf.view.restoreReview();
+    if (this.sync !== null) ui.startSync(this.sync, this.settings.sync);
     void this.mcp?.apply(this.settings.mcp);
   }
 
@@ -337,7 +337,7 @@ export default class RecursaPlugin extends Plugin {
       return;
     }
     try {
-      const history = await loadHistory(git, { max: 0 });
+      const history = await this.ui.loadHistory(git, { max: 0 });
       if (this.git === git) this.statusBar?.setAgentCommitsToday(history.today);
     } catch {
       this.statusBar?.setAgentCommitsToday(null);
@@ -351,6 +351,12 @@ export default class RecursaPlugin extends Plugin {
     this.commitListeners.clear();
     void this.stack?.close({ finishWork: false });
     this.stack = null;
+  }
+
+  /** The plugin's code beyond this class; `onload` loads it before anything that uses it. */
+  private get ui(): typeof PluginParts {
+    if (this.parts === null) throw new Error('Recursa is still loading.');
+    return this.parts;
   }
 
   private pluginDir(): string {

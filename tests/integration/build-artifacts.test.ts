@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { cl100kRanksSource } from '../../scripts/cl100k-ranks.mjs';
 import { withoutCopiedJoin } from '../../scripts/isomorphic-git-join.mjs';
 
 // `npm test` builds before it runs the tests, so these are the artifacts a user would install.
@@ -10,11 +11,19 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
 describe('the plugin bundle', () => {
   const main = readFileSync('main.js', 'utf8');
 
-  it('is CommonJS that requires only what Obsidian provides', () => {
+  /** The loader's arguments in main.js: each chunk's text, each chunk's static imports, the entry. */
+  const [sources, imports, entry] = ((): [Record<string, string>, Record<string, string[]>, string] => {
+    const call = '})(require, module, ';
+    const at = main.lastIndexOf(call);
+    expect(at).toBeGreaterThan(0);
+    return runInContext(`[${main.slice(at + call.length, main.lastIndexOf(');'))}]`, createContext({})) as [Record<string, string>, Record<string, string[]>, string];
+  })();
+
+  it('is CommonJS that requires only what Obsidian provides, in every chunk', () => {
     // Load it the way Obsidian does and record every module it asks for. (Scanning the text
-    // would also find `require(...)` inside strings, such as sucrase's code templates.)
-    const required: string[] = [];
-    const module = { exports: {} as Record<string, unknown> };
+    // would also find `require(...)` inside strings, such as sucrase's code templates.) Each chunk
+    // is evaluated in turn, by main.js with that chunk as its entry.
+    const required = new Set<string>();
     // Whatever a provided module is asked for at load time (a base class, `StateEffect.define()`…) is another stand-in.
     const standIn = (): unknown =>
       new Proxy(function standInFunction() {}, {
@@ -23,16 +32,47 @@ describe('the plugin bundle', () => {
         construct: () => standIn() as object,
       });
     const fakeRequire = (name: string): unknown => {
-      required.push(name);
+      required.add(name);
       return standIn();
     };
     // The web APIs an Obsidian window offers that a bare context lacks.
-    const web = { TextDecoder, TextEncoder, URL, Blob, crypto, performance, queueMicrotask, setTimeout, clearTimeout, setInterval, clearInterval, console };
-    const context = createContext({ ...web, module, exports: module.exports, require: fakeRequire });
-    runInContext(main, context);
-    expect(typeof module.exports.default).toBe('function');
+    const web = { TextDecoder, TextEncoder, URL, Blob, crypto, performance, queueMicrotask, setTimeout, clearTimeout, setInterval, clearInterval, console, MessageChannel };
+    const evaluate = (code: string): Record<string, unknown> => {
+      const module = { exports: {} as Record<string, unknown> };
+      runInContext(code, createContext({ ...web, module, exports: module.exports, require: fakeRequire }));
+      return module.exports;
+    };
+    expect(typeof evaluate(main).default).toBe('function');
     expect(required).toContain('obsidian');
+    const entryArgument = `, ${JSON.stringify(entry)});`;
+    expect(main.endsWith(`${entryArgument}\n`)).toBe(true);
+    for (const id of Object.keys(imports)) evaluate(`${main.slice(0, main.lastIndexOf(entryArgument))}, ${JSON.stringify(id)});\n`);
+    expect(required).toContain('@codemirror/view');
     for (const name of required) expect(name).toMatch(/^(obsidian|electron|@codemirror\/.+|@lezer\/.+)$/);
+  });
+
+  it('gives Obsidian at most 100 KB of code to run while it evaluates main.js (scripts/chunked-plugin.mjs)', () => {
+    const evaluatedAtOnce = new Set<string>();
+    const visit = (id: string): void => {
+      if (evaluatedAtOnce.has(id)) return;
+      evaluatedAtOnce.add(id);
+      for (const imported of imports[id] ?? []) visit(imported);
+    };
+    visit(entry);
+    const bytes = [...evaluatedAtOnce].reduce((sum, id) => sum + (sources[id]?.length ?? 0), 0);
+    expect(bytes).toBeLessThanOrEqual(100 * 1024);
+    // The core, the chat and the sandbox are not among them.
+    expect([...evaluatedAtOnce].join(' ')).not.toMatch(/VaultStack|pluginParts|prepareCode|browserSandboxWorker/);
+  });
+
+  it('keeps every chunk of code at most 200 KB, so none takes long to evaluate on a phone', async () => {
+    const ranks = (await cl100kRanksSource()).match(/z85: "([^"]+)"/)?.[1] ?? '';
+    expect(ranks.length).toBeGreaterThan(500_000);
+    const chunks = Object.entries(sources);
+    expect(chunks.length).toBeGreaterThan(10);
+    // The tokenizer's table is data: a string, quick to scan.
+    for (const [id, text] of chunks) expect(text.replace(ranks, '').length, id).toBeLessThanOrEqual(200 * 1024);
+    expect(chunks.filter(([, text]) => text.includes(ranks))).toHaveLength(1);
   });
 
   it('stays at most 2 MB with the tokenizer inside (scripts/check-bundle-size.mjs)', () => {

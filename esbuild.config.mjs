@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
 import { chunkBoundaries, chunkedPlugin } from './scripts/chunked-plugin.mjs';
 import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
-import { ownPathJoin } from './scripts/isomorphic-git-join.mjs';
+import { bundledIsomorphicGit } from './scripts/bundled-isomorphic-git.mjs';
 
 const mode = process.argv[2] ?? 'production';
 if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
@@ -17,7 +17,8 @@ if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
 }
 const production = mode === 'production' || mode === 'test';
 
-const banner = '/* Recursa — a git-native memory agent for Obsidian. Bundled; see the repository for sources. */';
+// ASCII only, as main.js must be (see scripts/chunked-plugin.mjs).
+const banner = '/* Recursa - a git-native memory agent for Obsidian. Bundled; see the repository for sources. */';
 
 const WORKER_FILE = 'dist/sandbox-worker.js';
 /** Outside `dist/` (which is published): the harness is a test artifact. */
@@ -62,8 +63,6 @@ const pluginBase = {
   // Node builtins are deliberately not external: the plugin runs on mobile, where there are
   // none, so importing one must fail the build rather than fail on a phone.
   external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
-  // isomorphic-git uses the global `Buffer`, which mobile lacks.
-  inject: ['src/obsidian/bufferGlobal.ts'],
   // What the MCP SDK's server imports but the plugin's server never calls (~260 KB), and the check
   // of Sucrase's options, which the plugin always gives alike (~16 KB; see each file).
   alias: {
@@ -86,15 +85,15 @@ const pluginBase = {
  */
 const plugin = {
   ...pluginBase,
-  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', 'pako', 'yaml', 'sucrase', 'zod']) },
+  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', 'pako', 'yaml', 'sucrase', 'zod', './src/core/graph/GraphIndex.ts', './src/core/agent/createAgentService.ts', './src/obsidian/bufferPolyfill.ts']) },
   outdir: 'node_modules/.cache/recursa-plugin',
   format: 'esm',
   splitting: true,
   chunkNames: '[name]-[hash]',
   write: false,
   metafile: true,
-  // isomorphic-git's own path.join is a copy of LGPL code; see the plugin's file.
-  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin, chunkedPlugin({ outfile: 'main.js', entry: 'main.js', banner, minify: production, report: true })],
+  // isomorphic-git without its copy of LGPL code, and with the Buffer polyfill; see the plugin's file.
+  plugins: [inlineWorker, inlineCl100kRanks, bundledIsomorphicGit, chunkedPlugin({ outfile: 'main.js', entry: 'main.js', banner, minify: production, report: true })],
 };
 
 /** The Node library: an ES module over a real folder, with the same core. */
@@ -157,7 +156,7 @@ const harness = {
   format: 'iife',
   external: [],
   alias: { obsidian: './tests/helpers/obsidian/index.ts' },
-  plugins: [inlineWorker, inlineCl100kRanks, ownPathJoin, browserHostModules],
+  plugins: [inlineWorker, inlineCl100kRanks, bundledIsomorphicGit, browserHostModules],
   sourcemap: 'inline',
   minify: false,
   logLevel: 'warning',

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledIsomorphicGit } from '../../scripts/bundled-isomorphic-git.mjs';
 import { gitCli } from '../helpers/gitCli';
 import { openGitVault, type GitVault } from '../helpers/gitVault';
 import { nodeRuntime } from '../helpers/memHarness';
@@ -84,7 +85,7 @@ describe('the agent history view (headless Chromium)', () => {
       body: `<style>${SHELL_CSS}</style><div id="leaf"></div>`,
       viewport: { width: 760, height: 660 },
       alias: { obsidian: 'tests/e2e/helpers/obsidianUi.ts' },
-      inject: ['src/obsidian/bufferGlobal.ts'],
+      plugins: [bundledIsomorphicGit],
       beforeScript: (target) => target.exposeFunction('recursaVault', (call: VaultCall) => serveVaultCall(port, call)),
     }));
     await page.evaluate(() => window.recursaHistory.open());

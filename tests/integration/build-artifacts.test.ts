@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { cl100kRanksSource } from '../../scripts/cl100k-ranks.mjs';
-import { withoutCopiedJoin } from '../../scripts/isomorphic-git-join.mjs';
+import { withBufferImport, withoutCopiedJoin } from '../../scripts/bundled-isomorphic-git.mjs';
 
 // `npm test` builds before it runs the tests, so these are the artifacts a user would install.
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -61,8 +61,14 @@ describe('the plugin bundle', () => {
     visit(entry);
     const bytes = [...evaluatedAtOnce].reduce((sum, id) => sum + (sources[id]?.length ?? 0), 0);
     expect(bytes).toBeLessThanOrEqual(100 * 1024);
-    // The core, the chat and the sandbox are not among them.
+    // The core, the chat and the sandbox are not among them, nor the Buffer polyfill (isomorphic-git's alone).
     expect([...evaluatedAtOnce].join(' ')).not.toMatch(/VaultStack|pluginParts|prepareCode|browserSandboxWorker/);
+    expect([...evaluatedAtOnce].map((id) => sources[id]).join('\n')).not.toContain('INSPECT_MAX_BYTES');
+    expect(Object.values(sources).some((text) => text.includes('INSPECT_MAX_BYTES'))).toBe(true);
+  });
+
+  it('is ASCII, which the app reads into a one-byte string (half the memory of any other)', () => {
+    expect(main).toMatch(/^[\t\n\r\x20-\x7e]*$/);
   });
 
   it('keeps every chunk of code at most 200 KB, so none takes long to evaluate on a phone', async () => {
@@ -80,7 +86,7 @@ describe('the plugin bundle', () => {
     expect(statSync('main.js').size).toBeGreaterThan(900 * 1024);
   });
 
-  it('carries no code under a copyleft licence (scripts/isomorphic-git-join.mjs)', () => {
+  it('carries no code under a copyleft licence (scripts/bundled-isomorphic-git.mjs)', () => {
     const permissive = new Set(['MIT', '0BSD', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'Apache-2.0']);
     const declared = [...main.matchAll(/(?:SPDX-License-Identifier:|@license)\s+([\w.+-]+)/g)].map((found) => found[1]);
     for (const licence of declared) expect(permissive, `a bundled module declares ${licence}`).toContain(licence);
@@ -100,7 +106,7 @@ describe('the plugin bundle', () => {
   });
 });
 
-describe('isomorphic-git without its copy of LGPL code', () => {
+describe('isomorphic-git as the plugin bundles it', () => {
   const library = readFileSync(createRequire(import.meta.url).resolve('isomorphic-git').replace(/index\.cjs$/, 'index.js'), 'utf8');
 
   it('takes out exactly the copied path.join and imports Recursa\'s own in its place', () => {
@@ -110,6 +116,13 @@ describe('isomorphic-git without its copy of LGPL code', () => {
     expect(bundled).toMatch(/^import \{ posixJoin as join \} from ".*posixJoin\.ts";\n/);
     expect(bundled.length).toBeGreaterThan(library.length - 6_000);
     expect(bundled).toContain('function isValidRef(');
+  });
+
+  it('gives the library the npm Buffer polyfill for the global it names, and stops if it declares its own', () => {
+    expect(library).toMatch(/\bBuffer\.from\(/);
+    expect(withBufferImport(library)).toMatch(/^import \{ Buffer \} from ".*src[\\/]+obsidian[\\/]+bufferPolyfill\.ts";\n/);
+    expect(withBufferImport(library).endsWith(library)).toBe(true);
+    expect(() => withBufferImport(`${library}\nclass Buffer {}\n`)).toThrow(/declares its own Buffer/);
   });
 
   it('stops the build when a release moves or changes the copy', () => {

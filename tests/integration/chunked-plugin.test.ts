@@ -205,9 +205,12 @@ describe('packChunks', () => {
 });
 
 describe('stringLiteral', () => {
-  it('is read back as exactly the text, in the quote the text holds fewest of', () => {
+  it('is read back as exactly the text, in ASCII and in the quote the text holds fewest of', () => {
     const samples = ['', 'plain', `it's`, 'say "hi"', `both ' and "" and \\ and \n\r\u2028\u2029 and \${x} and \``, 'é 😀 \uD800'];
-    for (const text of samples) expect(runInContext(stringLiteral(text), createContext({}))).toBe(text);
+    for (const text of samples) {
+      expect(stringLiteral(text)).toMatch(/^[\x20-\x7e]*$/);
+      expect(runInContext(stringLiteral(text), createContext({}))).toBe(text);
+    }
     expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
     expect(stringLiteral(`it's`)).toBe(`"it's"`);
   });

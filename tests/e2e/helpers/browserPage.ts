@@ -46,8 +46,8 @@ export async function openTestPage(options: {
   beforeScript?: (page: Page) => Promise<unknown>;
   /** Module aliases for the bundle (`obsidian` → the test implementation). */
   alias?: Record<string, string>;
-  /** Files whose exports become globals (the plugin's `Buffer`). */
-  inject?: string[];
+  /** esbuild plugins for the bundle (isomorphic-git as the plugin bundles it). */
+  plugins?: esbuild.Plugin[];
 }): Promise<TestPage> {
   const bundle = await esbuild.build({
     entryPoints: [join(ROOT, options.entry)],
@@ -58,7 +58,7 @@ export async function openTestPage(options: {
     target: 'es2021',
     logLevel: 'silent',
     alias: Object.fromEntries(Object.entries(options.alias ?? {}).map(([name, path]) => [name, join(ROOT, path)])),
-    inject: (options.inject ?? []).map((path) => join(ROOT, path)),
+    plugins: options.plugins ?? [],
   });
   const script = bundle.outputFiles[0]?.text ?? '';
   const css = await readFile(join(ROOT, 'styles.css'), 'utf8');

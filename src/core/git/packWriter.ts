@@ -88,7 +88,7 @@ export class PackWriter {
     await this.slicer?.maybeYield();
     const { pack, checksum } = await assemblePack(entries.map((entry) => entry.bytes));
     await this.slicer?.maybeYield();
-    const index = await buildIndex(entries, checksum);
+    const index = await buildIndex(entries, checksum, this.slicer);
     await this.slicer?.maybeYield();
     const folder = `${this.gitdir}/objects/pack`;
     const name = `${folder}/pack-${toHex(checksum)}`;
@@ -100,7 +100,8 @@ export class PackWriter {
   }
 }
 
-async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Array): Promise<Uint8Array> {
+/** The pack's `.idx` (version 2). A pack holds thousands of objects: the work yields in `slicer`'s slices. */
+async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Array, slicer: Slicer | undefined): Promise<Uint8Array> {
   const offsets = new Map<string, number>();
   let at = 12;
   for (const entry of entries) {
@@ -108,7 +109,9 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
     at += entry.bytes.byteLength;
   }
   if (at >= 0x80000000) throw new Error('a pack over 2 GiB needs large offsets, which this writer does not write');
+  await slicer?.maybeYield();
   const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
+  await slicer?.maybeYield();
   const count = sorted.length;
   const length = 8 + 256 * 4 + count * (20 + 4 + 4) + 40;
   const index = new Uint8Array(length);
@@ -128,11 +131,13 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   const oids = 8 + 256 * 4;
   const crcs = oids + count * 20;
   const positions = crcs + count * 4;
-  sorted.forEach((entry, i) => {
+  for (let i = 0; i < count; i++) {
+    const entry = sorted[i] as PackedEntry;
     if (!writeHex(index, oids + i * 20, entry.oid)) throw new Error(`not an object id: ${entry.oid}`);
     view.setUint32(crcs + i * 4, entry.crc);
     view.setUint32(positions + i * 4, offsets.get(entry.oid) as number);
-  });
+    if ((i & 0x3ff) === 0x3ff) await slicer?.maybeYield();
+  }
   const trailer = positions + count * 4;
   index.set(packChecksum, trailer);
   index.set(await sha1(index.subarray(0, trailer + 20)), trailer + 20);

@@ -66,6 +66,22 @@ describe('PackWriter', () => {
     expect(gitCli(temp.dir, 'fsck', '--full', '--strict', '--no-dangling')).toBe('');
   });
 
+  it('yields while it indexes a pack of thousands of objects, not only around it', async () => {
+    gitCli(temp.dir, 'init', '-q');
+    const vault = await NodeVaultPort.open(temp.dir, { watch: false });
+    const slicer = new Slicer(0);
+    const pack = new PackWriter(vault, '.git', deflateWithPako, { slicer });
+    const notes = Array.from({ length: 3000 }, (_, i) => new TextEncoder().encode(`# Note ${i}\n`));
+    await Promise.all(notes.map((bytes) => pack.add(bytes)));
+    await pack.finish();
+    const indexes = (await readdir(join(temp.dir, '.git/objects/pack'))).filter((name) => name.endsWith('.idx'));
+    expect(indexes).toHaveLength(1);
+    // Once per blob and three times around the pack, as above; then around the sort and every 1,024 entries.
+    expect(slicer.yields).toBeGreaterThanOrEqual(notes.length + 3 + 2 + Math.floor(notes.length / 1024));
+    expect(gitCli(temp.dir, 'verify-pack', join('.git/objects/pack', indexes[0] as string))).toBe('');
+    expect(gitCli(temp.dir, 'count-objects', '-v').match(/in-pack: (\d+)/)?.[1]).toBe('3000');
+  });
+
   it('writes nothing when given nothing', async () => {
     gitCli(temp.dir, 'init', '-q');
     const pack = new PackWriter(await NodeVaultPort.open(temp.dir, { watch: false }), '.git', deflateWithPako);

@@ -81,7 +81,7 @@ const pluginBase = {
 /**
  * The plugin: one main.js that Obsidian evaluates as CommonJS, carrying the plugin in chunks that
  * are evaluated when first needed, each in a task of its own (see scripts/chunked-plugin.mjs).
- * The packages named here get chunks of their own, so that no chunk is large.
+ * The packages and modules named here get chunks of their own, so that no chunk is large.
  */
 const plugin = {
   ...pluginBase,

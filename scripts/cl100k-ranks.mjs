@@ -17,6 +17,8 @@ export const CL100K_RANKS_FILE = require.resolve('js-tiktoken/ranks/cl100k_base'
 /** @type {Promise<string> | undefined} */
 let source;
 
+// The alphabet of src/core/text/z85.ts, which decodes; tests/unit/core/text/z85.test.ts round-trips
+// bytes through both.
 const Z85_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
 
 /**

@@ -3,7 +3,6 @@ import { resolveLinks } from '../paths/resolveLinks';
 import { decodeUtf8, isNote, type IndexedNote, type NoteRead } from './indexedVault';
 import { MAX_INDEXED_NOTE_BYTES } from './noteLimits';
 
-
 export interface NoteReaderOptions {
   /** Called for a note over `maxNoteBytes` (its size in bytes), indexed by its beginning only. */
   onPartialNote?: (path: string, size: number) => void;

@@ -17,8 +17,13 @@ export function isAscii(bytes: Uint8Array): boolean {
 
 /** The bytes as text, one character per byte (Latin-1); exactly their UTF-8 text when `isAscii`. */
 export function latin1String(bytes: Uint8Array): string {
-  if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  return charCodeString(bytes);
+}
+
+/** Code units as text, one character each: bytes read as Latin-1, or UTF-16 code units. */
+export function charCodeString(units: Uint8Array | Uint16Array): string {
+  if (units.length <= CHUNK) return String.fromCharCode.apply(null, units as unknown as number[]);
   let text = '';
-  for (let at = 0; at < bytes.length; at += CHUNK) text += String.fromCharCode.apply(null, bytes.subarray(at, at + CHUNK) as unknown as number[]);
+  for (let at = 0; at < units.length; at += CHUNK) text += String.fromCharCode.apply(null, units.subarray(at, at + CHUNK) as unknown as number[]);
   return text;
 }

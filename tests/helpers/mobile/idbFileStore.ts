@@ -1,16 +1,22 @@
-import { isAscii, latin1String } from '../../../src/core/text/asciiString';
+import { charCodeString, isAscii, latin1String } from '../../../src/core/text/asciiString';
 
 /**
- * A phone's file system inside a browser page: every file's content in IndexedDB (out of the JS
- * heap, as files on a phone's flash are), its directory entry (kind, times, size) in IndexedDB too
- * and, for `stat` and `list` without a round trip, in a table in memory that `open` fills from it.
- * One database per vault name. Test-module internal, used by `CapacitorAdapter`.
+ * A phone's file system inside a browser page: every file's content and directory entry (kind,
+ * times, size) in IndexedDB, where they outlive the page as files on a phone's flash do, and, as
+ * `open` loads them, in memory: the entries in a table, for `stat` and `list` without a round trip,
+ * and the content as code units in typed arrays, outside the JS heap. One database per vault
+ * name. Test-module internal, used by `CapacitorAdapter`.
  *
- * Content is kept as it was written: text as a string, binary as an `ArrayBuffer`, and read back
- * either way. Assumed of a phone: Capacitor's bridge passes a text read as a string in a JSON
- * message, so reading a note makes a string and nothing else. Text kept as bytes would leave an
- * `ArrayBuffer` and browser-side memory behind every read, which a phone's page does not have to
- * collect.
+ * Content is kept as it was written: text as text, binary as an `ArrayBuffer`, and read back either
+ * way. Assumed of a phone: Capacitor's bridge passes a text read as a string in a JSON message,
+ * which arrives in a task of its own, so reading a note makes a string and nothing else. Reads are
+ * served from the copy in memory, not from IndexedDB: each IndexedDB read leaves objects of the
+ * browser's own (the request, its event, the result they hold) that only a full collection frees,
+ * and until then everything they hold is promoted out of the young generation. With 10,000 notes
+ * read that way, a full index rebuild's full collection paused the page 87–128 ms at 4×
+ * throttling, mostly in updating those objects' references; served from memory, 26 ms. Text kept
+ * as bytes would leave an `ArrayBuffer` and browser-side memory behind every read, which a
+ * phone's page does not have to collect.
  *
  * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
  * content, and records which paths changed since the last `takeChanges`, for the export to the host.
@@ -33,6 +39,9 @@ export interface StoredEntry {
 /** A file's content as written: text, or binary. */
 export type StoredData = string | ArrayBuffer;
 
+/** Content in memory: text as its code units (one byte each when all are below 0x100), binary as it is. */
+type HeldData = Uint8Array | Uint16Array | ArrayBuffer;
+
 const META = 'meta';
 const DATA = 'data';
 
@@ -44,10 +53,11 @@ export class IdbFileStore {
   readonly entries = new Map<string, StoredEntry>();
   /** Names in each folder, by the folder's path. */
   private readonly children = new Map<string, Set<string>>([['/', new Set()]]);
+  /** Every file's content by its key in the data store. */
+  private readonly contents = new Map<string, HeldData>();
+  private readonly replies = new ReplyQueue();
   private changed = new Set<string>();
   private keysMade = 0;
-  /** The read-only transaction reads share while it is active (see `read`). */
-  private reading: IDBTransaction | null = null;
 
   private constructor(
     readonly name: string,
@@ -56,7 +66,7 @@ export class IdbFileStore {
     this.entries.set('/', { type: 'folder', ctime: 0, mtime: 0, size: 0 });
   }
 
-  /** Opens (or creates) the vault's database and loads its directory entries. */
+  /** Opens (or creates) the vault's database and loads its directory entries and content. */
   static async open(name: string): Promise<IdbFileStore> {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open(`recursa-mobile-vault:${name}`, 1);
@@ -72,6 +82,9 @@ export class IdbFileStore {
     const [keys, values] = await Promise.all([requestOf(tx.objectStore(META).getAllKeys()), requestOf(tx.objectStore(META).getAll())]);
     const loaded = keys.map((key, at) => [freshCopy(key as string), values[at] as StoredEntry] as const).sort(([a], [b]) => a.length - b.length);
     for (const [path, entry] of loaded) store.remember(path, entry);
+    const data = db.transaction(DATA, 'readonly').objectStore(DATA);
+    const [dataKeys, contents] = await Promise.all([requestOf(data.getAllKeys()), requestOf(data.getAll())]);
+    dataKeys.forEach((key, at) => store.contents.set(freshCopy(key as string), held(contents[at] as StoredData)));
     return store;
   }
 
@@ -85,6 +98,7 @@ export class IdbFileStore {
   }
 
   close(): void {
+    this.replies.close();
     this.db.close();
   }
 
@@ -108,16 +122,18 @@ export class IdbFileStore {
     return found;
   }
 
-  /**
-   * The file's content as it was written, a fresh copy (IndexedDB clones on every read). Reads
-   * started while a read transaction is still active share it, as a phone's file system needs no
-   * transaction per file: one each made the store's own objects (transactions, their events) a
-   * garbage collection's worth of work per few thousand reads on the page's main thread.
-   */
+  /** The file's content as it was written, a fresh copy, as it is when the read starts. */
   async read(path: string): Promise<StoredData> {
-    const value: unknown = await requestOf(this.dataRequest(bytesKeyOf(path, this.entries.get(path))));
-    if (typeof value !== 'string' && !(value instanceof ArrayBuffer)) throw new Error(`The store holds nothing for "${path}".`);
-    return value;
+    const content = this.contents.get(bytesKeyOf(path, this.entries.get(path)));
+    await this.replies.next();
+    if (content === undefined) throw new Error(`The store holds nothing for "${path}".`);
+    return content instanceof ArrayBuffer ? content.slice(0) : charCodeString(content);
+  }
+
+  /** What IndexedDB itself holds for `path`: for tests that check what outlives the page. */
+  async readPersisted(path: string): Promise<StoredData | undefined> {
+    const key = freshCopy(bytesKeyOf(path, this.entries.get(path)));
+    return requestOf(this.db.transaction(DATA, 'readonly').objectStore(DATA).get(key)) as Promise<StoredData | undefined>;
   }
 
   /** The file's content as a fresh `ArrayBuffer`: text is encoded as UTF-8. */
@@ -138,20 +154,6 @@ export class IdbFileStore {
     return isAscii(bytes) ? latin1String(bytes) : utf8.decode(bytes);
   }
 
-  /** A read of `key` in the shared read transaction, or a new one once that has ended. */
-  private dataRequest(key: string): IDBRequest {
-    const copy = freshCopy(key);
-    if (this.reading !== null) {
-      try {
-        return this.reading.objectStore(DATA).get(copy);
-      } catch {
-        // Finished, or inactive past the task that made it: reads go on in a new one.
-      }
-    }
-    this.reading = this.db.transaction(DATA, 'readonly');
-    return this.reading.objectStore(DATA).get(copy);
-  }
-
   /**
    * Sets entries (with the content of files written) and removes paths, in one transaction. With
    * `moved`, the removed paths' content stays: the entries put carry their `bytesKey` (a rename).
@@ -168,12 +170,11 @@ export class IdbFileStore {
       if (before?.type === 'file') staleKeys.push(bytesKeyOf(put.path, before));
       return { ...put, entry: { ...put.entry, bytesKey: this.newBytesKey() } };
     });
-    // The table changes at once, so a `stat` right after sees the change; IndexedDB orders
-    // transactions on one store, so a read that starts after this one sees its bytes.
+    // The table and the content in memory change at once: a `stat` or a read right after sees the change.
     for (const path of removes) this.forget(path);
     for (const { path, entry } of written) this.remember(path, entry);
-    // Reads from here on start after this write, in a transaction of their own.
-    this.reading = null;
+    for (const key of staleKeys) this.contents.delete(key);
+    for (const { entry, content } of written) if (content !== undefined && entry.bytesKey !== undefined) this.contents.set(entry.bytesKey, held(content));
     const tx = this.db.transaction([META, DATA], 'readwrite');
     const meta = tx.objectStore(META);
     const data = tx.objectStore(DATA);
@@ -220,6 +221,40 @@ export class IdbFileStore {
     this.changed.add(path);
     this.children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf('/') + 1));
   }
+}
+
+/** Replies to reads, each in a task of its own after the read, as a native bridge's arrive. */
+class ReplyQueue {
+  private readonly waiting: (() => void)[] = [];
+  private readonly channel = new MessageChannel();
+
+  constructor() {
+    this.channel.port1.onmessage = () => this.waiting.shift()?.();
+  }
+
+  next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.channel.port2.postMessage(null);
+    });
+  }
+
+  close(): void {
+    this.channel.port1.close();
+  }
+}
+
+/** A copy of written content to keep in memory (an `ArrayBuffer` may be changed by its writer afterwards). */
+function held(content: StoredData): HeldData {
+  if (typeof content !== 'string') return content.slice(0);
+  const units = new Uint16Array(content.length);
+  let wide = false;
+  for (let at = 0; at < content.length; at++) {
+    const unit = content.charCodeAt(at);
+    units[at] = unit;
+    if (unit > 0xff) wide = true;
+  }
+  return wide ? units : Uint8Array.from(units);
 }
 
 /** The size of a file's content in bytes: text counts as UTF-8. */

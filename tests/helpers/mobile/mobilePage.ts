@@ -293,6 +293,12 @@ const mobile = {
     return mobileStore(vaultName).readText(path);
   },
 
+  /** What IndexedDB itself holds for a text file (null for binary or nothing), past the store's copy in memory. */
+  async persistedText(vaultName: string, path: string): Promise<string | null> {
+    const value = await mobileStore(vaultName).readPersisted(path);
+    return typeof value === 'string' ? value : null;
+  },
+
   /** Long tasks seen since `since` (page clock), and the page clock now. */
   longTasks(since = 0): { now: number; tasks: { start: number; duration: number }[] } {
     return { now: performance.now(), tasks: longTasks.filter((task) => task.start >= since) };

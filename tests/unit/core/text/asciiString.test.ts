@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAscii, latin1String } from '../../../../src/core/text/asciiString';
+import { charCodeString, isAscii, latin1String } from '../../../../src/core/text/asciiString';
 import { hexAt, toHex } from '../../../../src/core/git/sha1';
 
 const utf8 = new TextDecoder();
@@ -45,6 +45,22 @@ describe('latin1String', () => {
     expect(latin1String(Uint8Array.from([0xe9, 0xff]))).toBe('\u00e9\u00ff');
   });
 });
+
+describe('charCodeString', () => {
+  it('gives back any string from its UTF-16 code units, lone surrogates too, across chunks', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 10_000 }), (text) => {
+        expect(charCodeString(codeUnits(text))).toBe(text);
+      }),
+    );
+    const lone = '\ud800 😀 \udfff'.repeat(3000);
+    expect(charCodeString(codeUnits(lone))).toBe(lone);
+  });
+});
+
+function codeUnits(text: string): Uint16Array {
+  return Uint16Array.from({ length: text.length }, (_, at) => text.charCodeAt(at));
+}
 
 describe('hex digits', () => {
   it('spells every byte with two lower-case digits, for ids and for other lengths', () => {

@@ -1,4 +1,5 @@
 import { charCodeString, isAscii, latin1String } from '../../../src/core/text/asciiString';
+import { utf8Length } from '../../../src/core/text/decodeText';
 
 /**
  * A phone's file system inside a browser page: every file's content and directory entry (kind,
@@ -259,21 +260,6 @@ function held(content: StoredData): HeldData {
 /** The size of a file's content in bytes: text counts as UTF-8. */
 export function sizeOf(content: StoredData): number {
   return typeof content === 'string' ? utf8Length(content) : content.byteLength;
-}
-
-/** The size of `text` in UTF-8, as `TextEncoder` would encode it (a lone surrogate as three bytes). */
-function utf8Length(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    if (unit < 0x800) length += 1;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      length += 2;
-      i++;
-    } else length += 2;
-  }
-  return length;
 }
 
 function bytesKeyOf(path: string, entry: StoredEntry | undefined): string {

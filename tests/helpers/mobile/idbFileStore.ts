@@ -247,14 +247,11 @@ class ReplyQueue {
 /** A copy of written content to keep in memory (an `ArrayBuffer` may be changed by its writer afterwards). */
 function held(content: StoredData): HeldData {
   if (typeof content !== 'string') return content.slice(0);
-  const units = new Uint16Array(content.length);
   let wide = false;
-  for (let at = 0; at < content.length; at++) {
-    const unit = content.charCodeAt(at);
-    units[at] = unit;
-    if (unit > 0xff) wide = true;
-  }
-  return wide ? units : Uint8Array.from(units);
+  for (let at = 0; at < content.length && !wide; at++) wide = content.charCodeAt(at) > 0xff;
+  const units = wide ? new Uint16Array(content.length) : new Uint8Array(content.length);
+  for (let at = 0; at < content.length; at++) units[at] = content.charCodeAt(at);
+  return units;
 }
 
 /** The size of a file's content in bytes: text counts as UTF-8. */

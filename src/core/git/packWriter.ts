@@ -1,6 +1,7 @@
 import git from 'isomorphic-git';
 import type { VaultPort } from '../ports';
 import type { Slicer } from '../util/Slicer';
+import { StringSet } from '../util/StringMap';
 import type { Deflate } from './gitObjects';
 import { assemblePack, packEntry } from './packFormat';
 import { sha1, toHex, writeHex } from './sha1';
@@ -37,7 +38,7 @@ interface PackedEntry {
 export class PackWriter {
   private entries: PackedEntry[] = [];
   private entryBytes = 0;
-  private readonly added = new Set<string>();
+  private readonly added = new StringSet();
   private readonly writing: Promise<void>[] = [];
 
   private readonly slicer: Slicer | undefined;
@@ -102,15 +103,17 @@ export class PackWriter {
 
 /** The pack's `.idx` (version 2). A pack holds thousands of objects: the work yields in `slicer`'s slices. */
 async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Array, slicer: Slicer | undefined): Promise<Uint8Array> {
-  const offsets = new Map<string, number>();
+  // By entry, not in a Map by id: ids as Map keys would join V8's string table (see `StringMap`).
+  const offsets: number[] = [];
   let at = 12;
   for (const entry of entries) {
-    offsets.set(entry.oid, at);
+    offsets.push(at);
     at += entry.bytes.byteLength;
   }
   if (at >= 0x80000000) throw new Error('a pack over 2 GiB needs large offsets, which this writer does not write');
   await slicer?.maybeYield();
-  const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
+  const oidOf = (i: number): string => (entries[i] as PackedEntry).oid;
+  const sorted = entries.map((_, i) => i).sort((a, b) => (oidOf(a) < oidOf(b) ? -1 : oidOf(a) > oidOf(b) ? 1 : 0));
   await slicer?.maybeYield();
   const count = sorted.length;
   const length = 8 + 256 * 4 + count * (20 + 4 + 4) + 40;
@@ -119,8 +122,8 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   index.set([0xff, 0x74, 0x4f, 0x63]); // "\377tOc"
   view.setUint32(4, 2);
   const fanout = new Uint32Array(256);
-  for (const entry of sorted) {
-    const first = parseInt(entry.oid.slice(0, 2), 16);
+  for (const i of sorted) {
+    const first = parseInt(oidOf(i).slice(0, 2), 16);
     fanout[first] = (fanout[first] as number) + 1;
   }
   let total = 0;
@@ -132,10 +135,11 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   const crcs = oids + count * 20;
   const positions = crcs + count * 4;
   for (let i = 0; i < count; i++) {
-    const entry = sorted[i] as PackedEntry;
+    const at = sorted[i] as number;
+    const entry = entries[at] as PackedEntry;
     if (!writeHex(index, oids + i * 20, entry.oid)) throw new Error(`not an object id: ${entry.oid}`);
     view.setUint32(crcs + i * 4, entry.crc);
-    view.setUint32(positions + i * 4, offsets.get(entry.oid) as number);
+    view.setUint32(positions + i * 4, offsets[at] as number);
     if ((i & 0x3ff) === 0x3ff) await slicer?.maybeYield();
   }
   const trailer = positions + count * 4;

@@ -1,5 +1,6 @@
 import type { Slicer } from '../util/Slicer';
 import { LinkResolver } from './resolveLink';
+import { StringMap } from '../util/StringMap';
 import { addToSet, removeFromSet } from './setsByKey';
 
 /** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */
@@ -32,27 +33,27 @@ export class LinkGraph {
    */
   private readonly outgoing = new Map<string, readonly string[]>();
   /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
-  private readonly incoming = new Map<string, string[]>();
+  private readonly incoming = new StringMap<string[]>();
   /**
    * Link name (see `nameKey`) → the link texts of that name that resolved to no file, whose notes
    * are in `incoming` under the text. A text can outlive its last link here; it is dropped when read.
    */
-  private readonly unresolved = new Map<string, Set<string>>();
+  private readonly unresolved = new StringMap<Set<string>>();
   /** Alias name (see `nameKey`) → the notes with an alias of that name. */
-  private readonly aliasNames = new Map<string, Set<string>>();
+  private readonly aliasNames = new StringMap<Set<string>>();
   /**
    * Link name → notes with a link of that name that resolved to a file of another name, not by an
    * alias (a text with `.` or `..` in it, say): found here, as no file or alias of its name leads
    * to them. A note can outlive such a link here; it is then resolved again for nothing.
    */
-  private readonly oddlyResolved = new Map<string, Set<string>>();
+  private readonly oddlyResolved = new StringMap<Set<string>>();
   /** Notes with a link whose name its text does not tell (it ends in `.` or `..`): resolved again on every change of name. */
   private readonly anyName = new Set<string>();
   /**
    * Link text → its `nameKey`, remembered: a vault's links name far fewer pages than there are
    * links, and one key string per name is also quicker to look up than a new one per link.
    */
-  private readonly linkKeys = new Map<string, string>();
+  private readonly linkKeys = new StringMap<string>();
   /** Counts changes to the files and edges, so a reader that yields can tell whether they moved under it. */
   private changes = 0;
   /** While building, links are stored but resolved only once every file and alias is known. */

@@ -1,4 +1,5 @@
 import type { StringPool } from '../util/ownedString';
+import { StringMap } from '../util/StringMap';
 import type { LinkList } from './linkGraph';
 import type { NoteProperty, NoteTag, ParsedNote } from './parseNote';
 
@@ -167,7 +168,7 @@ export interface SavedFacts {
 
 /** The strings of a save, each given a number the first time it is seen. */
 export class FactsTable {
-  private readonly numbers = new Map<string, number>();
+  private readonly numbers = new StringMap<number>();
   readonly strings: string[] = [];
 
   number(text: string): number {

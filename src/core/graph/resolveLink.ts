@@ -1,4 +1,5 @@
 import { compareCodePoints } from '../util/compareCodePoints';
+import { StringMap } from '../util/StringMap';
 import { addToSet, removeFromSet } from './setsByKey';
 
 /**
@@ -8,16 +9,16 @@ import { addToSet, removeFromSet } from './setsByKey';
  */
 export class LinkResolver {
   /** Lower-case path → path, for every file. */
-  private readonly byPath = new Map<string, string>();
+  private readonly byPath = new StringMap<string>();
   /** Lower-case file name without `.md` for notes (with its extension otherwise) → paths. */
-  private readonly byName = new Map<string, Set<string>>();
+  private readonly byName = new StringMap<Set<string>>();
   /** Lower-case alias → note paths. */
-  private readonly byAlias = new Map<string, Set<string>>();
+  private readonly byAlias = new StringMap<Set<string>>();
   private readonly aliasesOf = new Map<string, string[]>();
   /** Answers since the files last changed, by linking folder and text: a vault resolves the same few names again and again. */
-  private readonly answers = new Map<string, string | null>();
+  private readonly answers = new StringMap<string | null>();
   /** Answers that hold from every folder (a plain name matching at most one file or alias), by text. */
-  private readonly answersAnywhere = new Map<string, string | null>();
+  private readonly answersAnywhere = new StringMap<string | null>();
 
   addFile(path: string): void {
     if (this.byPath.get(path.toLowerCase()) === path) return;

@@ -1,7 +1,9 @@
+import { StringSet } from '../util/StringMap';
+
 /** Adds `value` to the set under `key`, making the set on first use. */
 export function addToSet(map: Map<string, Set<string>>, key: string, value: string): void {
   const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([value]));
+  if (set === undefined) map.set(key, new StringSet([value]));
   else set.add(value);
 }
 

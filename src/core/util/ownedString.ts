@@ -1,3 +1,5 @@
+import { StringMap } from './StringMap';
+
 /** V8 makes a substring a slice of its parent (sharing its memory) from this length on; shorter ones are copies. */
 const SLICED_FROM = 13;
 
@@ -11,9 +13,12 @@ export function ownedString(text: string): string {
   return text.length < SLICED_FROM ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
-/** One copy of each distinct string kept (`ownedString`): link targets, tags and keys repeat across notes. */
+/**
+ * One copy of each distinct string kept (`ownedString`): link targets, tags and keys repeat across
+ * notes. A `StringMap`, so the kept strings stay out of the engine's string table.
+ */
 export class StringPool {
-  private readonly strings = new Map<string, string>();
+  private readonly strings = new StringMap<string>();
 
   intern(text: string): string {
     let kept = this.strings.get(text);

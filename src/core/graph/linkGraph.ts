@@ -1,6 +1,6 @@
 import type { Slicer } from '../util/Slicer';
 import { LinkResolver } from './resolveLink';
-import { StringMap } from '../util/StringMap';
+import { StringMap, StringSet } from '../util/StringMap';
 import { addToSet, removeFromSet } from './setsByKey';
 
 /** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */
@@ -258,7 +258,7 @@ export class LinkGraph {
     if (target !== null && plain) return;
     const name = this.linkKey(text);
     if (name === '.' || name === '..') this.anyName.add(path);
-    if (target === null) addToSet(this.unresolved, name, text);
+    if (target === null) addToSet(this.unresolved, name, text, StringSet);
     else if (!this.resolver.filesNamed(name).has(target) && this.aliasNames.get(name)?.has(target) !== true) addToSet(this.oddlyResolved, name, path);
   }
 

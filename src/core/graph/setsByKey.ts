@@ -1,9 +1,11 @@
-import { StringSet } from '../util/StringMap';
-
-/** Adds `value` to the set under `key`, making the set on first use. */
-export function addToSet(map: Map<string, Set<string>>, key: string, value: string): void {
+/**
+ * Adds `value` to the set under `key`, making the set on first use: a `Set` by default, which is
+ * right for paths (the app keeps every path as a key of its own, so a `Set` of them adds nothing
+ * to V8's string table), or `kind` (a `StringSet`) for strings notes make up.
+ */
+export function addToSet(map: Map<string, Set<string>>, key: string, value: string, kind: new (values: readonly string[]) => Set<string> = Set): void {
   const set = map.get(key);
-  if (set === undefined) map.set(key, new StringSet([value]));
+  if (set === undefined) map.set(key, new kind([value]));
   else set.add(value);
 }
 

@@ -1,4 +1,4 @@
-import { EMPTY_HASH, hashStep } from '../util/stringHash';
+import { EMPTY_HASH, hashStep } from './termTable';
 
 /** Words split at spaces, punctuation and symbols: `[[Page|alias]]` and `` `code` `` must yield their words. */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}\p{S}]+/u;

@@ -1,5 +1,3 @@
-import { wordHash } from '../util/stringHash';
-
 /** What `TermTable.numberOf` gives for a word it has not been told about. */
 export const UNSEEN = -1;
 
@@ -57,6 +55,20 @@ export class TermTable {
     this.slots = new Int32Array(size);
     for (let entry = 0; entry < this.words.length; entry += 1) this.place(entry, this.hashes[entry] as number);
   }
+}
+
+/** FNV-1a over UTF-16 code units, as an Int32Array keeps it: `EMPTY_HASH`, then `hashStep` for each. */
+export const EMPTY_HASH = 0x811c9dc5 | 0;
+
+export function hashStep(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193);
+}
+
+/** The hash of `source` from `start` to `end`. */
+export function wordHash(source: string, start: number, end: number): number {
+  let hash = EMPTY_HASH;
+  for (let at = start; at < end; at += 1) hash = hashStep(hash, source.charCodeAt(at));
+  return hash;
 }
 
 function sameText(word: string, source: string, start: number, end: number): boolean {

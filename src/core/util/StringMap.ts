@@ -11,16 +11,16 @@ const NO_NUMBERS = new Int32Array(0);
 /**
  * A `Map` from strings that leaves its keys as they are. V8 (in the Chromium the tests run)
  * internalizes a string used as a key of a `Map` or `Set`: the string joins the engine's string
- * table, and stays there as long as it lives. Every full garbage collection visits every entry of that table, old or young (about 75 ns
- * each at desktop speed; a phone is several times slower). A vault's lower-cased paths, link names,
- * aliases, property values and object ids are tens of thousands of strings, and would add as many
- * entries. This table hashes the keys' code units itself (FNV-1a, from a random basis) and
- * compares them with `===`, which leaves them alone.
+ * table, and stays there as long as it lives. Every full garbage collection visits every entry of
+ * that table, old or young (about 75 ns each at desktop speed; a phone is several times slower).
+ * A vault's lower-cased paths, link names, aliases, property values and object ids are tens of
+ * thousands of strings, and would add as many entries. This table hashes the keys' code units
+ * itself (FNV-1a, from a random basis) and compares them with `===`, which leaves them alone.
  *
  * Entries are kept in insertion order, as a `Map` keeps them. Past a few entries they also chain
- * from their hash's bucket; below that, the table is two short arrays.
- * An iteration sees what is deleted or added while it runs, as with a `Map`, except after an
- * addition that makes the table grow: it then goes on over the entries as they were.
+ * from their hash's bucket; below that, the table is two short arrays. An iteration sees what is
+ * deleted or added while it runs, as with a `Map`, except after an addition that makes the table
+ * grow: it then goes on over the entries as they were.
  */
 export class StringMap<V> implements Map<string, V> {
   /** The hash index, once there are more than `SCANNED` entries: bucket → first entry, entry → next entry and hash. */

@@ -122,8 +122,8 @@ async function buildIndex(entries: readonly PackedEntry[], packChecksum: Uint8Ar
   index.set([0xff, 0x74, 0x4f, 0x63]); // "\377tOc"
   view.setUint32(4, 2);
   const fanout = new Uint32Array(256);
-  for (const i of sorted) {
-    const first = parseInt(oidOf(i).slice(0, 2), 16);
+  for (const entry of entries) {
+    const first = parseInt(entry.oid.slice(0, 2), 16);
     fanout[first] = (fanout[first] as number) + 1;
   }
   let total = 0;

@@ -1,6 +1,6 @@
 import type { Slicer } from '../util/Slicer';
-import { LinkResolver } from './resolveLink';
 import { StringMap, StringSet } from '../util/StringMap';
+import { LinkResolver } from './resolveLink';
 import { addToSet, removeFromSet } from './setsByKey';
 
 /** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */

@@ -10,6 +10,9 @@ import type { NoteReader } from './noteReader';
 /** Notes read at a time in a build: reading is I/O, and one at a time leaves the disk idle. */
 const PARALLEL_READS = 16;
 
+/** Paths handled between two looks at the clock, in the loops over every path of the vault. */
+const SLICE_CHECK = 0xff;
+
 export interface IndexProgress {
   done: number;
   total: number;
@@ -30,17 +33,19 @@ export interface BuildOptions {
  */
 export async function buildIndex(state: IndexedVault, vault: VaultPort, reader: NoteReader, options: BuildOptions, slicer: Slicer): Promise<boolean> {
   state.links.beginBulk();
-  const files = await walkFiles(vault, '', (folder) => !(options.skipFolder?.(folder) ?? false));
-  for (const file of files) {
+  // Every step over the whole vault's paths goes in slices: on a phone, 10,000 paths walked,
+  // filtered or put in a set at once held the main thread for up to 100 ms.
+  const files = await walkFiles(vault, '', (folder) => !(options.skipFolder?.(folder) ?? false), slicer);
+  const notes: string[] = [];
+  for (const [i, file] of files.entries()) {
     state.links.addFile(file);
-    await slicer.maybeYield();
+    if (isNote(file)) notes.push(file);
+    if ((i & SLICE_CHECK) === SLICE_CHECK) await slicer.maybeYield();
   }
-  const notes = files.filter(isNote);
   const changesBeforeLoad = state.changes;
   const cached = options.cacheFile === undefined ? null : await loadIndex(state, vault, options.cacheFile, files, slicer);
   options.onProgress?.({ done: 0, total: notes.length });
-  const present = new Set(notes);
-  for (const path of cached === null ? [] : [...cached.keys()]) if (!present.has(path)) state.forget(path);
+  if (cached !== null) await forgetMissing(state, cached, notes, slicer);
   // Without a cache the full text is built as the notes are read: no text waits for it.
   const fullText = cached === null ? new FullTextBuilder() : null;
   await readNotes(state, reader, notes, cached, fullText, options, slicer);
@@ -48,6 +53,16 @@ export async function buildIndex(state: IndexedVault, vault: VaultPort, reader: 
   if (fullText !== null) state.fullText = await fullText.finish(slicer);
   options.onProgress?.({ done: notes.length, total: notes.length });
   return cached !== null && state.changes === changesBeforeLoad;
+}
+
+/** Forgets the notes the saved index holds that are no longer in the vault. */
+async function forgetMissing(state: IndexedVault, cached: ReadonlyMap<string, IndexedNote>, notes: readonly string[], slicer: Slicer): Promise<void> {
+  const present = new Set<string>();
+  for (const [i, note] of notes.entries()) {
+    present.add(note);
+    if ((i & SLICE_CHECK) === SLICE_CHECK) await slicer.maybeYield();
+  }
+  for (const path of [...cached.keys()]) if (!present.has(path)) state.forget(path);
 }
 
 /** Reads the notes (only those changed since `cached`, when loaded), several at a time, into `state` and `fullText`. */

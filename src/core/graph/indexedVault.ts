@@ -92,8 +92,11 @@ export function decodeUtf8(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
+/** Whether `path` ends in `.md`, in any case: read off its last three code units, with no lower-cased copy of the path. */
 export function isNote(path: string): boolean {
-  return path.toLowerCase().endsWith('.md');
+  const end = path.length;
+  // `| 0x20` lower-cases an ASCII letter; only `M`/`m` and `D`/`d` give these two codes.
+  return end >= 3 && path.charCodeAt(end - 3) === 0x2e && (path.charCodeAt(end - 2) | 0x20) === 0x6d && (path.charCodeAt(end - 1) | 0x20) === 0x64;
 }
 
 export function baseName(path: string): string {

@@ -4,10 +4,11 @@ import type { VaultPort } from './vault';
 /**
  * Every file under `folder` (`''` for the whole vault), depth first, as full vault-relative
  * paths. `enter` decides whether to descend into a subfolder (e.g. to skip `.git`). Symbolic
- * links are neither listed nor entered, so a link loop cannot make the walk endless.
+ * links are neither listed nor entered, so a link loop cannot make the walk endless. With a
+ * `slicer`, the walk gives the app its turn between folders (see `walkEntries`).
  */
-export async function walkFiles(vault: VaultPort, folder: string, enter: (folder: string) => boolean = () => true): Promise<string[]> {
-  return (await walkEntries(vault, folder, enter)).files;
+export async function walkFiles(vault: VaultPort, folder: string, enter: (folder: string) => boolean = () => true, slicer?: Slicer): Promise<string[]> {
+  return (await walkEntries(vault, folder, enter, slicer)).files;
 }
 
 /**

@@ -38,6 +38,12 @@ describe('walking a vault', () => {
     it('walks a subfolder alone', async () => {
       expect(await walkFiles(port, 'Notes/Deep')).toEqual(['Notes/Deep/c.md']);
     });
+
+    it("gives way between folders in the slicer's slices, with the same files", async () => {
+      const slicer = new Slicer(0);
+      expect(await walkFiles(port, '', (folder) => folder !== '.git', slicer)).toEqual(['a.md', 'Notes/b.md', 'Notes/Deep/c.md']);
+      expect(slicer.yields).toBe(3);
+    });
   });
 
   describe('walkEntries', () => {

@@ -108,7 +108,7 @@ export class GitObjectStore {
   private async writeObject(type: 'tree' | 'commit', content: Uint8Array, writes?: ObjectWrites): Promise<string> {
     const { oid, object } = await hashedObject(type, content);
     if (writes === undefined) await this.storeLoose(oid, object, false);
-    else await writes.start(() => this.storeLoose(oid, object, false));
+    else await writes.start(() => this.storeLoose(oid, object, false, writes));
     return oid;
   }
 
@@ -117,10 +117,11 @@ export class GitObjectStore {
    * As git does, it is written beside its place and moved there whole, so that a crash never
    * leaves a truncated object that `git fsck` rejects.
    */
-  private async storeLoose(oid: string, object: Uint8Array, likelyNew: boolean): Promise<void> {
+  private async storeLoose(oid: string, object: Uint8Array, likelyNew: boolean, writes?: ObjectWrites): Promise<void> {
     const folder = `${this.gitdir}/objects/${oid.slice(0, 2)}`;
     const path = `${folder}/${oid.slice(2)}`;
     if (!likelyNew && (await this.vault.stat(path)) !== null) return;
+    await writes?.pace();
     const deflated = this.deflate(object);
     const temporary = `${folder}/tmp_obj_${uniqueSuffix()}`;
     await this.vault.writeBinary(temporary, deflated);

@@ -1,4 +1,5 @@
 import { settleAll } from '../util/settleAll';
+import type { Slicer } from '../util/Slicer';
 
 /** Writes under way at once: a commit's few objects all together, a first snapshot's trees a few at a time. */
 const DEFAULT_LIMIT = 8;
@@ -9,14 +10,25 @@ const DEFAULT_LIMIT = 8;
  * under way while the next object is hashed and the index is serialized, and only deciding the
  * update (so the branch can move) must wait for every one of them (`settled`). At most `limit`
  * run at once, so a commit of thousands of trees neither holds their bytes all at once nor lets
- * their continuations pile up into one long task.
+ * their continuations pile up into one long task. With a `slicer`, each write's compression waits
+ * its turn in the slices (`pace`): the writes' continuations run one after another in the same
+ * task when their looks resolve at once, and a snapshot's large trees, compressed together, held a
+ * phone's main thread for over 100 ms.
  */
 export class ObjectWrites {
   private readonly started: Promise<void>[] = [];
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limit = DEFAULT_LIMIT) {}
+  constructor(
+    private readonly limit = DEFAULT_LIMIT,
+    private readonly slicer?: Slicer,
+  ) {}
+
+  /** Before a write's CPU-bound step: hands the event loop back once the slice's time is used up. */
+  async pace(): Promise<void> {
+    await this.slicer?.maybeYield();
+  }
 
   /** Starts `write` once fewer than `limit` writes are under way; resolves when it has started. */
   async start(write: () => Promise<void>): Promise<void> {

@@ -28,6 +28,18 @@ describe('mergedEntries', () => {
     );
   });
 
+  it('puts each added entry in its place in a large index, wherever the search lands', () => {
+    const path = fc.oneof(fc.constantFrom(...PATHS), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.uniqueArray(path, { maxLength: 200 }), fc.uniqueArray(path, { maxLength: 12 }), (indexPaths, addedPaths) => {
+        const index = indexPaths.filter((p) => !addedPaths.includes(p)).map((p) => entry(p)).sort(gitOrder);
+        const added = addedPaths.map((p) => entry(p));
+        expect(mergedEntries(index, added).map((e) => e.path)).toEqual([...index, ...added].sort(gitOrder).map((e) => e.path));
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+  });
+
   it('keeps conflict stages of a path together, in stage order, and loses nothing from an index out of order', () => {
     const index = [entry('a.md', 1), entry('a.md', 2), entry('a.md', 3), entry('c.md')];
     expect(mergedEntries(index, [entry('b.md'), entry('a-b.md')]).map((e) => `${e.path}:${e.stage}`)).toEqual(['a-b.md:0', 'a.md:1', 'a.md:2', 'a.md:3', 'b.md:0', 'c.md:0']);

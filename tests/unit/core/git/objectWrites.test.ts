@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ObjectWrites } from '../../../../src/core/git/objectWrites';
+import { Slicer } from '../../../../src/core/util/Slicer';
 
 const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,5 +53,24 @@ describe('ObjectWrites', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+
+  it('paces CPU-bound steps in its slicer\'s slices, handing the event loop back once a slice is used up', async () => {
+    const slicer = new Slicer(0);
+    const writes = new ObjectWrites(8, slicer);
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await writes.pace();
+    expect(timerRan, 'a task queued before the pace ran during it').toBe(true);
+    await writes.pace();
+    expect(slicer.yields).toBe(2);
+  });
+
+  it('paces without a pause when it has no slicer', async () => {
+    const writes = new ObjectWrites();
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await writes.pace();
+    expect(timerRan).toBe(false);
   });
 });

@@ -10,9 +10,6 @@ import type { NoteReader } from './noteReader';
 /** Notes read at a time in a build: reading is I/O, and one at a time leaves the disk idle. */
 const PARALLEL_READS = 16;
 
-/** Paths handled between two looks at the clock, in the loops over every path of the vault. */
-const SLICE_CHECK = 0xff;
-
 export interface IndexProgress {
   done: number;
   total: number;
@@ -40,7 +37,7 @@ export async function buildIndex(state: IndexedVault, vault: VaultPort, reader: 
   for (const [i, file] of files.entries()) {
     state.links.addFile(file);
     if (isNote(file)) notes.push(file);
-    if ((i & SLICE_CHECK) === SLICE_CHECK) await slicer.maybeYield();
+    if ((i & 0xff) === 0xff) await slicer.maybeYield();
   }
   const changesBeforeLoad = state.changes;
   const cached = options.cacheFile === undefined ? null : await loadIndex(state, vault, options.cacheFile, files, slicer);
@@ -60,7 +57,7 @@ async function forgetMissing(state: IndexedVault, cached: ReadonlyMap<string, In
   const present = new Set<string>();
   for (const [i, note] of notes.entries()) {
     present.add(note);
-    if ((i & SLICE_CHECK) === SLICE_CHECK) await slicer.maybeYield();
+    if ((i & 0xff) === 0xff) await slicer.maybeYield();
   }
   for (const path of [...cached.keys()]) if (!present.has(path)) state.forget(path);
 }

@@ -58,6 +58,7 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
     notes.map((note) => note.path),
     slicer,
   );
+  await slicer.maybeYield();
   const textStarts = new Uint32Array(notes.length + 1);
   notes.forEach((note, i) => (textStarts[i + 1] = (textStarts[i] as number) + note.end - note.start));
   const table = new FactsTable();
@@ -67,12 +68,18 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
     records.push(JSON.stringify(saved));
     await slicer.maybeYield();
   }
+  // The whole vault's strings and terms are each one text to encode: each in a slice of its own.
+  await slicer.maybeYield();
+  const strings = encoder.encode(JSON.stringify(table.strings));
+  await slicer.maybeYield();
+  const terms = encoder.encode(fullText.postings.dictionary.list().join('\n'));
+  await slicer.maybeYield();
   const arrays: Record<(typeof SAVED_ARRAYS)[number], PackInput> = {
-    strings: encoder.encode(JSON.stringify(table.strings)),
+    strings,
     textStarts,
     texts: notes.map(bytesOf),
     fieldLengths: fullText.fieldLengths,
-    terms: encoder.encode(fullText.postings.dictionary.list().join('\n')),
+    terms,
     starts: fullText.postings.starts,
     documents: fullText.postings.documents,
     frequencies: fullText.postings.frequencies,
@@ -91,16 +98,27 @@ export async function saveIndex(state: IndexedVault, vault: VaultPort, file: str
 /** The link graph as `notes` have it (see `SavedGraph`). */
 async function savedGraph({ links }: IndexedVault, notes: readonly IndexedNote[], slicer: Slicer): Promise<SavedGraph> {
   const version = links.version;
+  // Every step goes over the whole vault, in slices: at 10,000 notes, numbering them and counting
+  // their links (which unpacks every note's facts) held a phone's main thread for 80 ms at once.
+  // A change to the links meanwhile is caught by `version`, as in the loop below.
   const numbers = new Map<string, number>();
-  notes.forEach((note, i) => numbers.set(note.path, i));
+  for (const [i, note] of notes.entries()) {
+    numbers.set(note.path, i);
+    if ((i & 0xff) === 0xff) await slicer.maybeYield();
+  }
   const otherFiles: string[] = [];
-  for (const file of links.files()) {
-    if (numbers.has(file)) continue;
-    numbers.set(file, notes.length + otherFiles.length);
-    otherFiles.push(file);
+  for (const [i, file] of [...links.files()].entries()) {
+    if (!numbers.has(file)) {
+      numbers.set(file, notes.length + otherFiles.length);
+      otherFiles.push(file);
+    }
+    if ((i & 0xff) === 0xff) await slicer.maybeYield();
   }
   let count = 0;
-  for (const note of notes) count += note.facts.linkCount;
+  for (const [i, note] of notes.entries()) {
+    count += note.facts.linkCount;
+    if ((i & 0xff) === 0xff) await slicer.maybeYield();
+  }
   const linkTargets = new Uint32Array(count);
   let at = 0;
   for (const note of notes) {

@@ -102,8 +102,10 @@ async function savedGraph({ links }: IndexedVault, notes: readonly IndexedNote[]
   // their links (which unpacks every note's facts) held a phone's main thread for 80 ms at once.
   // A change to the links meanwhile is caught by `version`, as in the loop below.
   const numbers = new Map<string, number>();
+  let count = 0;
   for (const [i, note] of notes.entries()) {
     numbers.set(note.path, i);
+    count += note.facts.linkCount;
     if ((i & 0xff) === 0xff) await slicer.maybeYield();
   }
   const otherFiles: string[] = [];
@@ -112,11 +114,6 @@ async function savedGraph({ links }: IndexedVault, notes: readonly IndexedNote[]
       numbers.set(file, notes.length + otherFiles.length);
       otherFiles.push(file);
     }
-    if ((i & 0xff) === 0xff) await slicer.maybeYield();
-  }
-  let count = 0;
-  for (const [i, note] of notes.entries()) {
-    count += note.facts.linkCount;
     if ((i & 0xff) === 0xff) await slicer.maybeYield();
   }
   const linkTargets = new Uint32Array(count);

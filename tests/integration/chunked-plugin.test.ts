@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import esbuild, { type BuildResult } from 'esbuild';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkBoundaries, chunkedPlugin, packChunks, stringLiteral } from '../../scripts/chunked-plugin.mjs';
+import { chunkBoundaries, chunkedPlugin, commentFunction, commentText, packChunks } from '../../scripts/chunked-plugin.mjs';
 import { useTempDir } from '../helpers/tempVault';
 
 // main.js as scripts/chunked-plugin.mjs builds it, from a small plugin made for the test: a real
@@ -20,7 +21,7 @@ function writeFixture(dir: string): void {
       log('main');
       export default class FixturePlugin extends Plugin {
         name = settingsName;
-        async core() { return (await import('./core')).coreValue(); }
+        async core() { const core = await import('./core'); log('core imported'); return core.coreValue(); }
         async tools() { return (await import('./tools')).toolValue; }
       }`,
     'settings.ts': `log('settings'); export const settingsName = 'fixture';`,
@@ -114,19 +115,21 @@ describe('main.js in chunks (scripts/chunked-plugin.mjs)', () => {
     expect(loaded.plugin().name).toBe('fixture');
   });
 
-  it('evaluates a chunk reached through import() when it is first imported, each chunk it needs in a task of its own', async () => {
+  it('evaluates a chunk reached through import() when it is first imported, each chunk it needs in a task of its own, and goes on in a task after', async () => {
     const loaded = load(await buildFixture());
     const plugin = loaded.plugin();
     const text = "quotes ' \" ` and \\ backslashes\nand\u2028separators ".repeat(50);
     expect(await plugin.core()).toBe(text.length + 1);
     const afterCore = loaded.log.slice(2);
-    // `big` and `helper` are chunks of their own (a boundary, and shared with `tools`), then `core`.
-    expect(afterCore.filter((entry) => entry !== '(task)').sort()).toEqual(['big', 'core', 'helper']);
-    expect(afterCore.at(-1)).toBe('core');
+    // `big` and `helper` are chunks of their own (a boundary, and shared with `tools`), then `core`,
+    // then what waited for the import.
+    expect(afterCore.filter((entry) => entry !== '(task)').sort()).toEqual(['big', 'core', 'core imported', 'helper']);
+    expect(afterCore.slice(-2)).toEqual(['(task)', 'core imported']);
+    expect(afterCore.at(-3)).toBe('core');
     for (let i = 0; i < afterCore.length; i += 2) expect(afterCore[i]).toBe('(task)');
     // What is evaluated is not evaluated again; `tools` needs only its own chunk.
     expect(await plugin.tools()).toBe(2);
-    expect(loaded.log.slice(2 + afterCore.length)).toEqual(['(task)', 'tools']);
+    expect(loaded.log.slice(2 + afterCore.length)).toEqual(['(task)', 'tools', '(task)']);
     expect(await plugin.core()).toBe(text.length + 1);
     expect(loaded.log.filter((entry) => entry === 'helper')).toHaveLength(1);
   });
@@ -204,14 +207,26 @@ describe('packChunks', () => {
   });
 });
 
-describe('stringLiteral', () => {
-  it('is read back as exactly the text, in ASCII and in the quote the text holds fewest of', () => {
-    const samples = ['', 'plain', `it's`, 'say "hi"', `both ' and "" and \\ and \n\r\u2028\u2029 and \${x} and \``, 'é 😀 \uD800'];
-    for (const text of samples) {
-      expect(stringLiteral(text)).toMatch(/^[\x20-\x7e]*$/);
-      expect(runInContext(stringLiteral(text), createContext({}))).toBe(text);
-    }
-    expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
-    expect(stringLiteral(`it's`)).toBe(`"it's"`);
+describe('commentFunction', () => {
+  const context = createContext({});
+  /** The function as main.js carries it, evaluated, and its text read back as the loader reads it. */
+  const roundTrip = (text: string): string => {
+    const written = commentFunction(text);
+    expect(written).toMatch(/^[\t\n\x20-\x7e]*$/);
+    return commentText(runInContext(`(${written})`, context) as () => void);
+  };
+
+  it('is read back as exactly the text, whatever it holds', () => {
+    const samples = ['', 'plain', '/* a comment */ x', '*/', '**/', '*~/', '~~', '~u0041', 'a*', '/', `\n\r\t\u2028 é 😀 \uD800`];
+    for (const text of samples) expect(roundTrip(text)).toBe(text);
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('*', '/', '~', 'u', '0', 'a', '\r', 'é') })), (text) => roundTrip(text) === text),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves text with nothing to escape as it is, inside one comment', () => {
+    const code = 'const a = "x" + `y` + \'z\'; // done\n/[/]/.test(a) ? 1 / 2 : 3';
+    expect(commentFunction(code)).toBe(`function(){/*${code}*/}`);
   });
 });

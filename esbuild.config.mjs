@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
 import { chunkBoundaries, chunkedPlugin } from './scripts/chunked-plugin.mjs';
 import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
-import { bundledIsomorphicGit } from './scripts/bundled-isomorphic-git.mjs';
+import { bundledIsomorphicGit, DEPENDENCIES as ISOMORPHIC_GIT_DEPENDENCIES } from './scripts/bundled-isomorphic-git.mjs';
 
 const mode = process.argv[2] ?? 'production';
 if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
@@ -85,7 +85,7 @@ const pluginBase = {
  */
 const plugin = {
   ...pluginBase,
-  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', 'pako', 'yaml', 'sucrase', 'zod', './src/core/graph/GraphIndex.ts', './src/core/agent/createAgentService.ts', './src/obsidian/bufferPolyfill.ts']) },
+  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', ISOMORPHIC_GIT_DEPENDENCIES, 'pako', 'yaml', 'sucrase', 'zod', './src/core/graph/GraphIndex.ts', './src/core/agent/createAgentService.ts', './src/obsidian/bufferPolyfill.ts']) },
   outdir: 'node_modules/.cache/recursa-plugin',
   format: 'esm',
   splitting: true,

@@ -1,22 +1,17 @@
 import { editorInfoField, Notice, Plugin, type ViewCreator, type WorkspaceLeaf } from 'obsidian';
 import type { AgentService } from './core/agent/AgentService';
 import type { AgentSettings } from './core/agent/createAgentService';
-import { isRecursaError } from './core/errors';
 import type { GitEvent, GitService } from './core/git/GitService';
-import { MAX_INDEXED_NOTE_BYTES } from './core/graph/noteLimits';
 import type { MemOptions } from './core/mem';
 import type { Mem } from './core/mem/createMem';
 import type { Sandbox } from './core/sandbox/Sandbox';
 import type { VaultStack } from './core/stack/VaultStack';
-import { redactSecrets } from './core/text/redactSecrets';
 import type { ChatHost, ChatView } from './obsidian/chat/ChatView';
-import { modelLabel } from './obsidian/chat/modelLabel';
 import type { ReadRecorder } from './obsidian/chat/readRecorder';
 import type { ChangeMarkersSlot } from './obsidian/editor/agentChangeMarkers';
 import type { PluginMcpServer } from './obsidian/mcp/PluginMcpServer';
-import { openPluginSettings } from './obsidian/openPluginSettings';
 import type * as PluginParts from './obsidian/pluginParts';
-import { defaultSettings, readApiKey, readSecret, settingsFromData, settingsToSave, toAgentSettings, toMemOptions, type RecursaSettings } from './obsidian/settings/pluginSettings';
+import type { RecursaSettings } from './obsidian/settings/pluginSettings';
 import type { RecursaStatusBar } from './obsidian/statusBar';
 import type { SyncController } from './obsidian/sync/SyncController';
 
@@ -27,9 +22,13 @@ const STATUS_REFRESH_MS = 10 * 60_000;
 /**
  * Wires the Obsidian adapters into core and registers the UI. `onload` only registers things;
  * the vault's history, the search index and the sandbox start once the layout is ready.
+ *
+ * This module imports only types and Obsidian: Obsidian evaluates it, and what it imports, in one
+ * task; everything else comes with `pluginParts`, which `onload` loads (scripts/chunked-plugin.mjs).
  */
 export default class RecursaPlugin extends Plugin {
-  override settings: RecursaSettings = defaultSettings();
+  /** Set by `onload` from the saved data, before anything reads them. */
+  declare settings: RecursaSettings;
   /** Everything Recursa runs over this vault; null until the layout is ready. */
   private stack: VaultStack | null = null;
   private readonly viewTypes = new Set<string>();
@@ -49,9 +48,12 @@ export default class RecursaPlugin extends Plugin {
   override async onload(): Promise<void> {
     const [data, ui] = await Promise.all([this.loadData() as Promise<unknown>, import('./obsidian/pluginParts')]);
     this.parts = ui;
-    const { settings, needsSave } = settingsFromData(data, this.app.secretStorage);
+    const { settings, needsSave } = ui.settingsFromData(data, this.app.secretStorage);
     this.settings = settings;
     if (needsSave) await this.saveSettings();
+    // Each step below runs code for the first time, which costs most on a phone: a task apiece.
+    await ui.nextTask();
+    if (this.unloaded) return;
     this.mcp = ui.PluginMcpServer.available()
       ? new ui.PluginMcpServer({
           stack: () => this.stack,
@@ -59,7 +61,7 @@ export default class RecursaPlugin extends Plugin {
           writesPaused: async () => ((await this.stack?.port.exists(this.reviewFile())) === true ? 'A chat run\'s changes are waiting for review in Obsidian: keep or undo them there first.' : null),
           secrets: this.app.secretStorage,
           version: this.manifest.version,
-          redact: (text) => redactSecrets(text, [readApiKey(this.settings, this.app.secretStorage)]),
+          redact: (text) => ui.redactSecrets(text, [ui.readApiKey(this.settings, this.app.secretStorage)]),
           onError: (error) => console.error('Recursa MCP server:', errorText(error)),
         })
       : null;
@@ -70,9 +72,9 @@ export default class RecursaPlugin extends Plugin {
       agent: () => this.mcp?.guardAgent(this.agent(this.agentSettings())) ?? this.agent(this.agentSettings()),
       git: () => this.git,
       conversations: () => (this.stack === null ? null : new ui.ConversationStore(this.stack.port, `${this.pluginDir()}/conversations`)),
-      modelLabel: () => modelLabel(this.settings),
+      modelLabel: () => ui.modelLabel(this.settings),
       openSettings: () => {
-        if (!openPluginSettings(this.app, this.manifest.id)) new Notice('Change the model in the settings of this plugin.');
+        if (!ui.openPluginSettings(this.app, this.manifest.id)) new Notice('Change the model in the settings of this plugin.');
       },
       recordReads: () => this.reads?.begin() ?? null,
       reviewMode: () => this.settings.reviewChanges,
@@ -90,6 +92,8 @@ export default class RecursaPlugin extends Plugin {
         }),
     );
     this.addSettingTab(new ui.RecursaSettingTab(this.app, this, { settings: () => this.settings, save: (next) => this.applySettings(next), syncNow: () => void this.sync?.syncNow('manual'), ...(this.mcp === null ? {} : { mcp: this.mcp }) }));
+    await ui.nextTask();
+    if (this.unloaded) return;
     this.markers = ui.changeMarkersSlot(
       () =>
         ui.agentChangeMarkers({
@@ -119,13 +123,15 @@ export default class RecursaPlugin extends Plugin {
     this.addCommand({ id: 'undo-last-agent-change', name: 'Undo the last agent change', callback: () => void this.undoLastChange() });
     this.addCommand({ id: 'show-agent-history', name: 'Show agent history', callback: () => void this.showHistory() });
     this.addCommand({ id: 'rebuild-search-index', name: 'Rebuild the search index', callback: () => void this.rebuildIndex() });
+    await ui.nextTask();
+    if (this.unloaded) return;
     this.sync = ui.installSync({
       app: this.app,
       plugin: this,
       git: () => this.git,
       settings: () => this.settings.sync,
-      token: () => readSecret(this.app.secretStorage, this.settings.sync.tokenSecret),
-      openSettings: () => openPluginSettings(this.app, this.manifest.id),
+      token: () => ui.readSecret(this.app.secretStorage, this.settings.sync.tokenSecret),
+      openSettings: () => ui.openPluginSettings(this.app, this.manifest.id),
     });
     // Vault events fire for every file while Obsidian starts; wait until the layout is ready.
     this.app.workspace.onLayoutReady(() => void this.startCore());
@@ -142,22 +148,22 @@ export default class RecursaPlugin extends Plugin {
   }
 
   async saveSettings(): Promise<void> {
-    await this.saveData(settingsToSave(this.settings));
+    await this.saveData(this.ui.settingsToSave(this.settings));
   }
 
   /** Saves new settings and applies them: editor marks at once, `mem`'s options (folders, memory) for the next request. */
   private async applySettings(next: RecursaSettings): Promise<void> {
-    const memBefore = JSON.stringify(toMemOptions(this.settings));
+    const memBefore = JSON.stringify(this.ui.toMemOptions(this.settings));
     this.settings = next;
     await this.saveSettings();
     if (this.markers?.setEnabled(next.changeMarkers) === true) this.app.workspace.updateOptions();
-    if (JSON.stringify(toMemOptions(next)) !== memBefore) await this.restartMem();
+    if (JSON.stringify(this.ui.toMemOptions(next)) !== memBefore) await this.restartMem();
     void this.mcp?.apply(next.mcp);
   }
 
   /** The agent's settings from the plugin's, with the key read from secret storage at the moment of use. */
   private agentSettings(): AgentSettings {
-    return toAgentSettings(this.settings, readApiKey(this.settings, this.app.secretStorage));
+    return this.ui.toAgentSettings(this.settings, this.ui.readApiKey(this.settings, this.app.secretStorage));
   }
 
   /** The agent's `mem`, once the vault is ready; `null` before that. */
@@ -246,7 +252,7 @@ export default class RecursaPlugin extends Plugin {
   }
 
   private memOptions(): Partial<MemOptions> {
-    return { configDir: this.app.vault.configDir, ...toMemOptions(this.settings) };
+    return { configDir: this.app.vault.configDir, ...this.ui.toMemOptions(this.settings) };
   }
 
   /**
@@ -279,7 +285,7 @@ export default class RecursaPlugin extends Plugin {
         cacheFile: `${this.pluginDir()}/graph-index.json`,
         onProgress: (progress) => this.statusBar?.setIndexProgress(progress.done < progress.total ? progress : null),
         onPartialNote: (path, size) => {
-          if (!this.unloaded) new Notice(`Recursa: "${path}" is ${Math.round(size / 1024 / 1024)} MiB; search and the graph use its first ${MAX_INDEXED_NOTE_BYTES / 1024 / 1024} MiB only.`, 10_000);
+          if (!this.unloaded) new Notice(`Recursa: "${path}" is ${Math.round(size / 1024 / 1024)} MiB; search and the graph use its first ${ui.MAX_INDEXED_NOTE_BYTES / 1024 / 1024} MiB only.`, 10_000);
         },
       },
       onIndexError: (error) => {
@@ -374,5 +380,5 @@ export default class RecursaPlugin extends Plugin {
 }
 
 function errorText(error: unknown): string {
-  return isRecursaError(error) || error instanceof Error ? error.message : String(error);
+  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@ import type { ChatMessage, LlmProvider } from '../llm/types';
 import type { MemSession } from '../mem/MemContext';
 import type { WriteSet } from '../mem/WriteSet';
 import type { RunLimits, RunResult } from '../sandbox/protocol';
+import { loadTokenizer } from '../tokens/countTokens';
 import type { ActionRunner } from './actions/executeActions';
 import { AgentRun } from './AgentRun';
 import type { AgentBudgets } from './budgets';
@@ -74,5 +75,7 @@ export interface AgentOutcome {
  * at once. However the run ends, writes the model did not commit are committed, naming the run.
  */
 export async function runAgent(request: string, history: readonly ChatMessage[], deps: AgentDeps, options: AgentRunOptions): Promise<AgentOutcome> {
+  // The run counts tokens from its start; on a phone, reading the table at once held the app for seconds.
+  await loadTokenizer();
   return new AgentRun(request, history, deps, options).run();
 }

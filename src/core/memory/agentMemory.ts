@@ -2,7 +2,7 @@ import type { Mem } from '../mem/createMem';
 import type { MemContext } from '../mem/MemContext';
 import type { RecalledMemory } from '../mem/recall';
 import { workingMemoryLocation } from '../mem/workingMemory';
-import { countTokens } from '../tokens/countTokens';
+import { countTokens, loadTokenizer } from '../tokens/countTokens';
 import { readWorkingTree } from './workingMemoryStore';
 import { stringify } from 'yaml';
 import { sizeOf } from './workingMemoryTree';
@@ -35,6 +35,7 @@ export function createAgentMemory(mem: Mem, context: MemContext): AgentMemory {
       for (const memory of [...relevant, ...recent]) if (!byPath.has(memory.path)) byPath.set(memory.path, memory);
       const picked = [...byPath.values()];
       if (picked.length === 0) return null;
+      await loadTokenizer();
       const head = '## Memories from earlier work\n\nRelevant and recent memory notes (find more with mem.recall). They may be out of date: the notes in the vault are the truth.';
       let text = head;
       let used = countTokens(text);

@@ -1,10 +1,12 @@
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import pako from 'pako';
-import compressedRanks from 'recursa:cl100k-ranks';
-import { z85Decode } from '../text/z85';
 import { Slicer } from '../util/Slicer';
+import { runSteps, runStepsInSlices } from '../util/steps';
+import { readCl100kTable, type BpeTable } from './cl100kTable';
+import type { RankTable } from './rankTable';
 
-let encoder: Tiktoken | null = null;
+let table: BpeTable | null = null;
+let loading: Promise<BpeTable> | null = null;
+/** The table's pattern, compiled once. */
+let pattern: RegExp | null = null;
 
 /**
  * BPE merging is quadratic in the length of one pre-tokenized piece, and a piece can be a whole
@@ -20,15 +22,34 @@ const PIECE_CHARS = 16_384;
 /**
  * Number of BPE tokens in `text` under `cl100k_base`, the encoding of the GPT-4 / GPT-3.5
  * family; other models' tokenizers land within a few percent on English prose. Special-token
- * spellings such as `<|endoftext|>` count as ordinary text (a note may contain them).
+ * spellings such as `<|endoftext|>` count as ordinary text (a note may contain them). The count
+ * is the length of js-tiktoken's encoding of the text.
  *
- * The encoder's rank table ships compressed; it is inflated and the encoder built on first use
- * (a few hundred milliseconds), not at startup.
+ * The rank table ships compressed and is read on first use, not at startup: on the app's main
+ * thread, `loadTokenizer` first, which reads it in slices; read here, it takes a few hundred
+ * milliseconds in one go.
  */
 export function countTokens(text: string): number {
+  const ranks = (table ??= runSteps(readCl100kTable())).ranks;
   let total = 0;
-  for (const piece of pieces(text)) total += encode(piece);
+  for (const piece of pieces(text)) total += encodedLength(piece, ranks);
   return total;
+}
+
+/**
+ * Reads the rank table in slices, once; `countTokens` then counts without a pause. Callers that
+ * ask meanwhile wait for the same read, which no caller's signal stops.
+ */
+export async function loadTokenizer(): Promise<void> {
+  if (table !== null) return;
+  loading ??= runStepsInSlices(readCl100kTable(), new Slicer()).then(
+    (read) => (table ??= read),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  await loading;
 }
 
 /**
@@ -36,26 +57,60 @@ export function countTokens(text: string): number {
  * slices that yield to the event loop.
  */
 export async function countTokensInSlices(text: string, slicer = new Slicer()): Promise<number> {
+  await loadTokenizer();
+  const { ranks } = table as BpeTable;
   let total = 0;
   for (const piece of pieces(text)) {
-    total += encode(piece);
+    total += encodedLength(piece, ranks);
     await slicer.maybeYield();
   }
   return total;
 }
 
-function encode(text: string): number {
-  encoder ??= new Tiktoken(cl100kRanks());
-  return encoder.encode(text, [], []).length;
+/** Tokens in `text`: each piece the table's pattern cuts, merged byte pair by byte pair. */
+function encodedLength(text: string, ranks: RankTable): number {
+  pattern ??= new RegExp((table as BpeTable).pattern, 'gu');
+  let total = 0;
+  for (const match of text.matchAll(pattern)) total += pieceLength(utf8Bytes(match[0]), ranks);
+  return total;
 }
 
 /**
- * js-tiktoken's `cl100k_base` table, exactly: the build inlines it as its raw-deflated JSON in Z85
- * (scripts/cl100k-ranks.mjs), 0.61 MB instead of 1.1 MB of JavaScript in every bundle.
+ * The number of tokens a piece's bytes make: the adjacent pair whose joined bytes rank lowest
+ * (the leftmost of equals) is merged until no joined pair is a token.
  */
-function cl100kRanks(): TiktokenBPE {
-  const compressed = z85Decode(compressedRanks.z85).subarray(0, compressedRanks.byteLength);
-  return JSON.parse(new TextDecoder().decode(pako.inflateRaw(compressed))) as TiktokenBPE;
+function pieceLength(bytes: string, ranks: RankTable): number {
+  if (bytes.length === 1 || ranks.get(bytes) !== undefined) return 1;
+  const bounds = Array.from({ length: bytes.length + 1 }, (_, at) => at);
+  for (;;) {
+    let merge = -1;
+    let lowest = Infinity;
+    for (let i = 0; i + 2 < bounds.length; i++) {
+      const rank = ranks.get(bytes, bounds[i], bounds[i + 2]);
+      if (rank !== undefined && rank < lowest) {
+        lowest = rank;
+        merge = i;
+      }
+    }
+    if (merge < 0) break;
+    bounds.splice(merge + 1, 1);
+  }
+  let parts = 0;
+  for (let i = 0; i + 1 < bounds.length; i++) if (ranks.get(bytes, bounds[i], bounds[i + 1]) !== undefined) parts++;
+  return parts;
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 bytes of `text`, one character per byte: ASCII text is its own. */
+function utf8Bytes(text: string): string {
+  let ascii = true;
+  for (let at = 0; at < text.length && ascii; at++) ascii = text.charCodeAt(at) < 0x80;
+  if (ascii) return text;
+  const bytes = encoder.encode(text);
+  let out = '';
+  for (let at = 0; at < bytes.length; at += 4096) out += String.fromCharCode(...bytes.subarray(at, at + 4096));
+  return out;
 }
 
 /** Cuts `text` at whitespace into pieces of about `PIECE_CHARS`, and over-long runs into slices. */

@@ -1,4 +1,5 @@
 import type { Slicer } from './Slicer';
+import { runSteps, runStepsInSlices, type Steps } from './steps';
 
 /** A typed array `packArrays` can hold. */
 export type PackedArray = Uint8Array | Uint16Array | Uint32Array;
@@ -15,25 +16,16 @@ export type PackInput = PackedArray | readonly Uint8Array[];
  * bytes from a 4-byte boundary, so `unpackArrays` can view them in place, without copying.
  */
 export function packArrays(arrays: readonly PackInput[]): Uint8Array {
-  const steps = packing(arrays);
-  let step = steps.next();
-  while (step.done !== true) step = steps.next();
-  return step.value;
+  return runSteps(packing(arrays));
 }
 
 /** `packArrays`, pausing through `slicer` between copies: a large index is hundreds of MB to copy. */
-export async function packArraysInSlices(arrays: readonly PackInput[], slicer: Slicer): Promise<Uint8Array> {
-  const steps = packing(arrays);
-  let step = steps.next();
-  while (step.done !== true) {
-    await slicer.maybeYield();
-    step = steps.next();
-  }
-  return step.value;
+export function packArraysInSlices(arrays: readonly PackInput[], slicer: Slicer): Promise<Uint8Array> {
+  return runStepsInSlices(packing(arrays), slicer);
 }
 
 /** Packs, pausing (yielding) after each copy. */
-function* packing(arrays: readonly PackInput[]): Generator<void, Uint8Array> {
+function* packing(arrays: readonly PackInput[]): Steps<Uint8Array> {
   const pieces = arrays.map((array) => (Array.isArray(array) ? (array as readonly Uint8Array[]) : [array as PackedArray]));
   const lengths = arrays.map((array, i) => (Array.isArray(array) ? (pieces[i] as Uint8Array[]).reduce((sum, piece) => sum + piece.length, 0) : (array as PackedArray).length));
   let size = 8 + arrays.length * 8;

@@ -191,7 +191,8 @@ export class ChatView extends ItemView {
     const reads: { stop: (() => string[]) | null } = { stop: null };
     const review = this.host.reviewMode() ? this.host.review() : null;
     try {
-      const { countTokens } = await import('../../core/tokens/countTokens');
+      const { countTokens, loadTokenizer } = await import('../../core/tokens/countTokens');
+      await loadTokenizer();
       const context = pickedContext(attached, await this.readPicked(attached), countTokens);
       const { conversation, outcome } = await agent.ask(request, {
         conversationId: this.conversationId,

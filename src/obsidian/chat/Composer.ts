@@ -177,9 +177,9 @@ export class Composer {
   private async countTokens(file: TAbstractFile): Promise<number> {
     const files = file instanceof TFile ? [file] : this.app.vault.getMarkdownFiles().filter((note) => note.path.startsWith(`${file.path}/`)).slice(0, FOLDER_COUNT_LIMIT);
     // The tokenizer (and its table of ranks) is a chunk of the core's, not of the chat's.
-    const { countTokens } = await import('../../core/tokens/countTokens');
+    const { countTokensInSlices } = await import('../../core/tokens/countTokens');
     let tokens = 0;
-    for (const note of files) tokens += countTokens(await this.app.vault.cachedRead(note));
+    for (const note of files) tokens += await countTokensInSlices(await this.app.vault.cachedRead(note));
     return tokens;
   }
 }

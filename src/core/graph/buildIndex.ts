@@ -6,6 +6,7 @@ import { FullTextBuilder } from './fullTextIndex';
 import { loadIndex } from './indexCache';
 import { fullTextDocument, isNote, type IndexedNote, type IndexedVault } from './indexedVault';
 import type { NoteReader } from './noteReader';
+import { warmUpParsing } from './warmUpParsing';
 
 /** Notes read at a time in a build: reading is I/O, and one at a time leaves the disk idle. */
 const PARALLEL_READS = 16;
@@ -73,9 +74,14 @@ async function readNotes(
   slicer: Slicer,
 ): Promise<void> {
   const parallel = cached === null ? PARALLEL_READS : PARALLEL_CHECKS;
+  let warm = false;
   for (let at = 0; at < notes.length; at += parallel) {
     const batch = notes.slice(at, at + parallel);
     const texts = await Promise.all(batch.map((path) => reader.readIfChanged(path, cached?.get(path))));
+    if (!warm && texts.some((read) => read !== undefined && read !== null)) {
+      await warmUpParsing();
+      warm = true;
+    }
     for (const [i, path] of batch.entries()) {
       const read = texts[i];
       // With a loaded cache the full-text index exists and takes changes one by one.

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import esbuild from 'esbuild';
 import { chunkBoundaries, chunkedPlugin } from './scripts/chunked-plugin.mjs';
 import { inlineCl100kRanks } from './scripts/cl100k-ranks.mjs';
-import { bundledIsomorphicGit, DEPENDENCIES as ISOMORPHIC_GIT_DEPENDENCIES } from './scripts/bundled-isomorphic-git.mjs';
+import { bundledIsomorphicGit } from './scripts/bundled-isomorphic-git.mjs';
+import { startedCommonJs } from './scripts/started-commonjs.mjs';
 
 const mode = process.argv[2] ?? 'production';
 if (mode !== 'production' && mode !== 'watch' && mode !== 'test') {
@@ -78,6 +79,9 @@ const pluginBase = {
   treeShaking: true,
 };
 
+/** CommonJS packages started in chunks of their own, before the chunks that import them (see scripts/started-commonjs.mjs). */
+const STARTED_COMMONJS = ['pako', 'crc-32', 'async-lock', 'clean-git-ref', 'pify', 'ignore', 'diff3'];
+
 /**
  * The plugin: one main.js that Obsidian evaluates as CommonJS, carrying the plugin in chunks that
  * are evaluated when first needed, each in a task of its own (see scripts/chunked-plugin.mjs).
@@ -85,7 +89,7 @@ const pluginBase = {
  */
 const plugin = {
   ...pluginBase,
-  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', ISOMORPHIC_GIT_DEPENDENCIES, 'pako', 'yaml', 'sucrase', 'zod', './src/core/graph/GraphIndex.ts', './src/core/agent/createAgentService.ts', './src/obsidian/bufferPolyfill.ts']) },
+  entryPoints: { main: 'src/main.ts', ...chunkBoundaries(['isomorphic-git', ...STARTED_COMMONJS, 'yaml', 'sucrase', 'zod', './src/core/graph/GraphIndex.ts', './src/core/agent/createAgentService.ts', './src/obsidian/bufferPolyfill.ts']) },
   outdir: 'node_modules/.cache/recursa-plugin',
   format: 'esm',
   splitting: true,
@@ -93,7 +97,7 @@ const plugin = {
   write: false,
   metafile: true,
   // isomorphic-git without its copy of LGPL code, and with the Buffer polyfill; see the plugin's file.
-  plugins: [inlineWorker, inlineCl100kRanks, bundledIsomorphicGit, chunkedPlugin({ outfile: 'main.js', entry: 'main.js', banner, minify: production, report: true })],
+  plugins: [inlineWorker, inlineCl100kRanks, bundledIsomorphicGit, startedCommonJs(STARTED_COMMONJS), chunkedPlugin({ outfile: 'main.js', entry: 'main.js', banner, minify: production, report: true })],
 };
 
 /** The Node library: an ES module over a real folder, with the same core. */

@@ -2,6 +2,4 @@ import type { Plugin } from 'esbuild';
 
 export declare function withoutCopiedJoin(source: string): string;
 export declare function withBufferImport(source: string): string;
-export declare const DEPENDENCIES: string;
 export declare const bundledIsomorphicGit: Plugin;
-export declare function withDependenciesModule(source: string): string;

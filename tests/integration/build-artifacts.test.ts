@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { cl100kRanksSource } from '../../scripts/cl100k-ranks.mjs';
-import { withBufferImport, withDependenciesModule, withoutCopiedJoin } from '../../scripts/bundled-isomorphic-git.mjs';
+import { withBufferImport, withoutCopiedJoin } from '../../scripts/bundled-isomorphic-git.mjs';
 
 // `npm test` builds before it runs the tests, so these are the artifacts a user would install.
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -126,14 +126,6 @@ describe('isomorphic-git as the plugin bundles it', () => {
     expect(withBufferImport(library)).toMatch(/^import \{ Buffer \} from ".*src[\\/]+obsidian[\\/]+bufferPolyfill\.ts";\n/);
     expect(withBufferImport(library).endsWith(library)).toBe(true);
     expect(() => withBufferImport(`${library}\nclass Buffer {}\n`)).toThrow(/declares its own Buffer/);
-  });
-
-  it('imports its CommonJS packages from one module, which starts them in a chunk of its own, and stops at an import it does not know', () => {
-    const bundled = withDependenciesModule(library);
-    expect(bundled).toMatch(/^import \{ AsyncLock, cleanGitRef, crc32, pako, pify, ignore, diff3Merge \} from "recursa:isomorphic-git-dependencies";\n/);
-    expect(bundled).not.toMatch(/^import \w+ from '(?!sha\.js\/)/m);
-    expect(() => withDependenciesModule(library.replace("import pako from 'pako';\n", ''))).toThrow("`import pako from 'pako';` was not found");
-    expect(() => withDependenciesModule(`import fresh from 'fresh-package';\n${library}`)).toThrow("`import fresh from 'fresh-package';` is a new import");
   });
 
   it('stops the build when a release moves or changes the copy', () => {

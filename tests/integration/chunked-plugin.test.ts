@@ -1,10 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import esbuild, { type BuildResult } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkBoundaries, chunkedPlugin, commentFunction, commentText, packChunks } from '../../scripts/chunked-plugin.mjs';
+import { startedCommonJs } from '../../scripts/started-commonjs.mjs';
 import { useTempDir } from '../helpers/tempVault';
 
 // main.js as scripts/chunked-plugin.mjs builds it, from a small plugin made for the test: a real
@@ -26,23 +27,27 @@ function writeFixture(dir: string): void {
       }`,
     'settings.ts': `log('settings'); export const settingsName = 'fixture';`,
     'core.ts': `
+      import started from 'fixture-commonjs';
       import { big } from './big';
       import { helper } from './helper';
       log('core');
       if (globalThis.failCoreOnce) { globalThis.failCoreOnce = false; throw new Error('core failed'); }
-      export const coreValue = () => helper(big.length);`,
+      export const coreValue = () => (started.started ? helper(big.length) : 0);`,
     'tools.ts': `import { helper } from './helper'; log('tools'); export const toolValue = helper(1);`,
     'helper.ts': `log('helper'); export const helper = (n: number) => n + 1;`,
     'big.ts': `log('big'); export const big = ${JSON.stringify("quotes ' \" ` and \\ backslashes\nand\u2028separators ".repeat(50))};`,
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  // A CommonJS package, whose body esbuild runs where it is first imported (scripts/started-commonjs.mjs).
+  mkdirSync(join(dir, 'node_modules', 'fixture-commonjs'), { recursive: true });
+  writeFileSync(join(dir, 'node_modules', 'fixture-commonjs', 'index.js'), `log('commonjs body'); module.exports = { started: true };`);
 }
 
 async function buildFixture(): Promise<string> {
   writeFixture(temp.dir);
   const outfile = join(temp.dir, 'built-main.js');
   await esbuild.build({
-    entryPoints: { main: join(temp.dir, 'main.ts'), ...chunkBoundaries([join(temp.dir, 'big.ts')]) },
+    entryPoints: { main: join(temp.dir, 'main.ts'), ...chunkBoundaries([join(temp.dir, 'big.ts'), 'fixture-commonjs']) },
     outdir: join(temp.dir, 'out'),
     bundle: true,
     format: 'esm',
@@ -51,7 +56,8 @@ async function buildFixture(): Promise<string> {
     metafile: true,
     external: ['obsidian'],
     logLevel: 'silent',
-    plugins: [chunkedPlugin({ outfile, entry: 'main.js', banner: '/* fixture */', minify: true })],
+    nodePaths: [join(temp.dir, 'node_modules')],
+    plugins: [startedCommonJs(['fixture-commonjs']), chunkedPlugin({ outfile, entry: 'main.js', banner: '/* fixture */', minify: true })],
   });
   return readFileSync(outfile, 'utf8');
 }
@@ -121,9 +127,10 @@ describe('main.js in chunks (scripts/chunked-plugin.mjs)', () => {
     const text = "quotes ' \" ` and \\ backslashes\nand\u2028separators ".repeat(50);
     expect(await plugin.core()).toBe(text.length + 1);
     const afterCore = loaded.log.slice(2);
-    // `big` and `helper` are chunks of their own (a boundary, and shared with `tools`), then `core`,
-    // then what waited for the import.
-    expect(afterCore.filter((entry) => entry !== '(task)').sort()).toEqual(['big', 'core', 'core imported', 'helper']);
+    // `big` and `helper` are chunks of their own (a boundary, and shared with `tools`), and so is the
+    // CommonJS package, started in its own task, not in `core`'s; then `core`, then what waited for
+    // the import.
+    expect(afterCore.filter((entry) => entry !== '(task)').sort()).toEqual(['big', 'commonjs body', 'core', 'core imported', 'helper']);
     expect(afterCore.slice(-2)).toEqual(['(task)', 'core imported']);
     expect(afterCore.at(-3)).toBe('core');
     for (let i = 0; i < afterCore.length; i += 2) expect(afterCore[i]).toBe('(task)');

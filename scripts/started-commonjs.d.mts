@@ -1,0 +1,3 @@
+import type { Plugin } from 'esbuild';
+
+export declare function startedCommonJs(packages: string[]): Plugin;

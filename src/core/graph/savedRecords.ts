@@ -9,10 +9,10 @@ const RECORDS_PER_PART = 1000;
 /**
  * Bytes per file of the typed arrays. An adapter writes a file in one go (Obsidian mobile's passes
  * it over the app's bridge; a browser's store clones it), holding the main thread for as long:
- * the 38 MB of a 10,000-note index in one file held a phone's for half a second, and a 4 MB part
- * (its copy and the store's clone) still 80–100 ms at a phone's speed. Git's packs flush at 2 MB too.
+ * the 38 MB of a 10,000-note index in one file held a phone's for half a second, a 4 MB part (its
+ * copy and the store's clone) still 80–100 ms at a phone's speed, and a 2 MB part 60–80 ms.
  */
-export const ARRAY_PART_BYTES = 2 * 1024 * 1024;
+export const ARRAY_PART_BYTES = 1024 * 1024;
 
 interface Header {
   version: number;

@@ -1,3 +1,4 @@
+import { latin1String } from '../text/asciiString';
 import { Slicer } from '../util/Slicer';
 import { runSteps, runStepsInSlices } from '../util/steps';
 import { readCl100kTable, type BpeTable } from './cl100kTable';
@@ -30,9 +31,9 @@ const PIECE_CHARS = 16_384;
  * milliseconds in one go.
  */
 export function countTokens(text: string): number {
-  const ranks = (table ??= runSteps(readCl100kTable())).ranks;
+  const read = (table ??= runSteps(readCl100kTable()));
   let total = 0;
-  for (const piece of pieces(text)) total += encodedLength(piece, ranks);
+  for (const piece of pieces(text)) total += encodedLength(piece, read);
   return total;
 }
 
@@ -41,7 +42,11 @@ export function countTokens(text: string): number {
  * ask meanwhile wait for the same read, which no caller's signal stops.
  */
 export async function loadTokenizer(): Promise<void> {
-  if (table !== null) return;
+  await tokenTable();
+}
+
+async function tokenTable(): Promise<BpeTable> {
+  if (table !== null) return table;
   loading ??= runStepsInSlices(readCl100kTable(), new Slicer()).then(
     (read) => (table ??= read),
     (error: unknown) => {
@@ -49,7 +54,7 @@ export async function loadTokenizer(): Promise<void> {
       throw error;
     },
   );
-  await loading;
+  return loading;
 }
 
 /**
@@ -57,19 +62,18 @@ export async function loadTokenizer(): Promise<void> {
  * slices that yield to the event loop.
  */
 export async function countTokensInSlices(text: string, slicer = new Slicer()): Promise<number> {
-  await loadTokenizer();
-  const { ranks } = table as BpeTable;
+  const read = await tokenTable();
   let total = 0;
   for (const piece of pieces(text)) {
-    total += encodedLength(piece, ranks);
+    total += encodedLength(piece, read);
     await slicer.maybeYield();
   }
   return total;
 }
 
 /** Tokens in `text`: each piece the table's pattern cuts, merged byte pair by byte pair. */
-function encodedLength(text: string, ranks: RankTable): number {
-  pattern ??= new RegExp((table as BpeTable).pattern, 'gu');
+function encodedLength(text: string, { ranks, pattern: source }: BpeTable): number {
+  pattern ??= new RegExp(source, 'gu');
   let total = 0;
   for (const match of text.matchAll(pattern)) total += pieceLength(utf8Bytes(match[0]), ranks);
   return total;
@@ -106,11 +110,7 @@ const encoder = new TextEncoder();
 function utf8Bytes(text: string): string {
   let ascii = true;
   for (let at = 0; at < text.length && ascii; at++) ascii = text.charCodeAt(at) < 0x80;
-  if (ascii) return text;
-  const bytes = encoder.encode(text);
-  let out = '';
-  for (let at = 0; at < bytes.length; at += 4096) out += String.fromCharCode(...bytes.subarray(at, at + 4096));
-  return out;
+  return ascii ? text : latin1String(encoder.encode(text));
 }
 
 /** Cuts `text` at whitespace into pieces of about `PIECE_CHARS`, and over-long runs into slices. */

@@ -1,90 +1,67 @@
-import { charCodeString, isAscii, latin1String } from '../../../src/core/text/asciiString';
+import { isAscii, latin1String } from '../../../src/core/text/asciiString';
 import { utf8Length } from '../../../src/core/text/decodeText';
+import type { StorageCall, StorageReply, StorageRequest, StoredData, StoredEntry } from './storageProtocol';
 
-/**
- * A phone's file system inside a browser page: every file's content and directory entry (kind,
- * times, size) in IndexedDB, where they outlive the page as files on a phone's flash do, and, as
- * `open` loads them, in memory: the entries in a table, for `stat` and `list` without a round trip,
- * and the content as code units in typed arrays, outside the JS heap. One database per vault
- * name. Test-module internal, used by `CapacitorAdapter`.
- *
- * Content is kept as it was written: text as text, binary as an `ArrayBuffer`, and read back either
- * way. Assumed of a phone: Capacitor's bridge passes a text read as a string in a JSON message,
- * which arrives in a task of its own, so reading a note makes a string and nothing else. Reads are
- * served from the copy in memory, not from IndexedDB: each IndexedDB read leaves objects of the
- * browser's own (the request, its event, the result they hold) that only a full collection frees,
- * and until then everything they hold is promoted out of the young generation (a full index
- * rebuild of 10,000 notes promoted every note's text that way). Text kept as bytes would leave an
- * `ArrayBuffer` and browser-side memory behind every read, which a phone's page does not have to
- * collect.
- *
- * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
- * content, and records which paths changed since the last `takeChanges`, for the export to the host.
- */
+export type { StoredData, StoredEntry } from './storageProtocol';
 
-/** One directory entry. */
-export interface StoredEntry {
-  type: 'file' | 'folder';
-  ctime: number;
-  mtime: number;
-  size: number;
-  /**
-   * Where a file's bytes are in the data store: a key of their own, so that a rename moves the
-   * entry and leaves the bytes where they are, as a phone's file system renames without copying.
-   * Absent for files seeded before (their bytes are under their path).
-   */
-  bytesKey?: string;
-}
-
-/** A file's content as written: text, or binary. */
-export type StoredData = string | ArrayBuffer;
-
-/** Content in memory: text as its code units (one byte each when all are below 0x100), binary as it is. */
-type HeldData = Uint8Array | Uint16Array | ArrayBuffer;
-
-const META = 'meta';
-const DATA = 'data';
+/** The storage worker's script (`storageWorker.ts`), built with the page and defined by `mobileHarness.ts`. */
+declare const STORAGE_WORKER_SOURCE: string;
 
 /** One decoder for every read: a phone's adapter decodes natively, not through a new object per file. */
 const utf8 = new TextDecoder();
 
+/**
+ * A phone's file system inside a browser page. The directory entries (kind, times, size) are in
+ * a table in the page, for `stat` and `list` without a round trip; every file's content is in a
+ * worker (`storageWorker.ts`, the phone's native side), in IndexedDB, where it outlives the page as
+ * files on a phone's flash do, and in the worker's memory. One database per vault name.
+ * Test-module internal, used by `CapacitorAdapter`.
+ *
+ * Content is kept as it was written: text as text, binary as an `ArrayBuffer`, and read back either
+ * way. Assumed of a phone: the files are not in the WebView's heap, and Capacitor's bridge passes a
+ * read's content in a message, which arrives in a task of its own and makes a string (or buffer)
+ * of it in the page, and nothing else. A worker's reply is such a message. (Kept in the page, the
+ * contents added the whole vault to the page's heap, as `ArrayBuffer`s count there; and making a
+ * string in the page from stored code units left several times the text in garbage per read.)
+ *
+ * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
+ * content, and records which paths changed since the last `takeChanges`, for the export to the host.
+ */
 export class IdbFileStore {
   /** Every entry by vault path; the root is `/`. */
   readonly entries = new Map<string, StoredEntry>();
   /** Names in each folder, by the folder's path. */
   private readonly children = new Map<string, Set<string>>([['/', new Set()]]);
-  /** Every file's content by its key in the data store. */
-  private readonly contents = new Map<string, HeldData>();
-  private readonly replies = new ReplyQueue();
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private requests = 0;
   private changed = new Set<string>();
   private keysMade = 0;
 
   private constructor(
     readonly name: string,
-    private readonly db: IDBDatabase,
+    private readonly worker: Worker,
   ) {
     this.entries.set('/', { type: 'folder', ctime: 0, mtime: 0, size: 0 });
+    worker.onmessage = (event: MessageEvent<StorageReply>) => {
+      const { id, value, error } = event.data;
+      const waiter = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (error === undefined) waiter?.resolve(value);
+      else waiter?.reject(new Error(error));
+    };
+    // A worker that fails outside a request (its script, say) fails every request waiting on it.
+    worker.onerror = (event) => {
+      for (const waiter of this.waiting.values()) waiter.reject(new Error(`The storage worker failed: ${event.message}`));
+      this.waiting.clear();
+    };
   }
 
-  /** Opens (or creates) the vault's database and loads its directory entries and content. */
+  /** Opens (or creates) the vault's database and loads its directory entries (the worker, its content). */
   static async open(name: string): Promise<IdbFileStore> {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(`recursa-mobile-vault:${name}`, 1);
-      request.onupgradeneeded = () => {
-        request.result.createObjectStore(META);
-        request.result.createObjectStore(DATA);
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error('IndexedDB would not open'));
-    });
-    const store = new IdbFileStore(name, db);
-    const tx = db.transaction(META, 'readonly');
-    const [keys, values] = await Promise.all([requestOf(tx.objectStore(META).getAllKeys()), requestOf(tx.objectStore(META).getAll())]);
-    const loaded = keys.map((key, at) => [freshCopy(key as string), values[at] as StoredEntry] as const).sort(([a], [b]) => a.length - b.length);
+    const worker = new Worker(URL.createObjectURL(new Blob([STORAGE_WORKER_SOURCE], { type: 'text/javascript' })));
+    const store = new IdbFileStore(name, worker);
+    const loaded = (await store.ask<[string, StoredEntry][]>({ op: 'open', name })).sort(([a], [b]) => a.length - b.length);
     for (const [path, entry] of loaded) store.remember(path, entry);
-    const data = db.transaction(DATA, 'readonly').objectStore(DATA);
-    const [dataKeys, contents] = await Promise.all([requestOf(data.getAllKeys()), requestOf(data.getAll())]);
-    dataKeys.forEach((key, at) => store.contents.set(freshCopy(key as string), held(contents[at] as StoredData)));
     return store;
   }
 
@@ -97,9 +74,9 @@ export class IdbFileStore {
     });
   }
 
+  /** Closes the database; the worker then ends. */
   close(): void {
-    this.replies.close();
-    this.db.close();
+    void this.ask({ op: 'close' }).catch(() => undefined);
   }
 
   get(path: string): StoredEntry | null {
@@ -123,17 +100,13 @@ export class IdbFileStore {
   }
 
   /** The file's content as it was written, a fresh copy, as it is when the read starts. */
-  async read(path: string): Promise<StoredData> {
-    const content = this.contents.get(bytesKeyOf(path, this.entries.get(path)));
-    await this.replies.next();
-    if (content === undefined) throw new Error(`The store holds nothing for "${path}".`);
-    return content instanceof ArrayBuffer ? content.slice(0) : charCodeString(content);
+  read(path: string): Promise<StoredData> {
+    return this.ask<StoredData>({ op: 'read', key: bytesKeyOf(path, this.entries.get(path)), path });
   }
 
   /** What IndexedDB itself holds for `path`: for tests that check what outlives the page. */
-  async readPersisted(path: string): Promise<StoredData | undefined> {
-    const key = freshCopy(bytesKeyOf(path, this.entries.get(path)));
-    return requestOf(this.db.transaction(DATA, 'readonly').objectStore(DATA).get(key)) as Promise<StoredData | undefined>;
+  readPersisted(path: string): Promise<StoredData | undefined> {
+    return this.ask<StoredData | undefined>({ op: 'readPersisted', key: bytesKeyOf(path, this.entries.get(path)) });
   }
 
   /** The file's content as a fresh `ArrayBuffer`: text is encoded as UTF-8. */
@@ -170,31 +143,26 @@ export class IdbFileStore {
       if (before?.type === 'file') staleKeys.push(bytesKeyOf(put.path, before));
       return { ...put, entry: { ...put.entry, bytesKey: this.newBytesKey() } };
     });
-    // The table and the content in memory change at once: a `stat` or a read right after sees the change.
+    // The table here and the contents in the worker change at once: a `stat` or a read right after sees the change.
     for (const path of removes) this.forget(path);
     for (const { path, entry } of written) this.remember(path, entry);
-    for (const key of staleKeys) this.contents.delete(key);
-    for (const { entry, content } of written) if (content !== undefined && entry.bytesKey !== undefined) this.contents.set(entry.bytesKey, held(content));
-    const tx = this.db.transaction([META, DATA], 'readwrite');
-    const meta = tx.objectStore(META);
-    const data = tx.objectStore(DATA);
-    for (const path of removes) meta.delete(freshCopy(path));
-    for (const key of staleKeys) data.delete(freshCopy(key));
-    for (const { path, entry, content } of written) {
-      meta.put(entry, freshCopy(path));
-      if (content !== undefined && entry.bytesKey !== undefined) data.put(content, freshCopy(entry.bytesKey));
-    }
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
-    });
+    await this.ask({ op: 'commit', removes, staleKeys, puts: written.map(({ path, entry, content }) => ({ path, entry, key: content === undefined ? undefined : entry.bytesKey, content })) });
   }
 
   /** A data key no path can have (paths never start with `#`). */
   private newBytesKey(): string {
     this.keysMade += 1;
     return `#${Date.now().toString(36)}.${this.keysMade.toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
+  }
+
+  /** Posts a request to the worker; its reply settles the promise (replies come in the order asked). */
+  private ask<T>(request: StorageCall): Promise<T> {
+    const id = ++this.requests;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: (value) => resolve(value as T), reject });
+      const message: StorageRequest = { ...request, id };
+      this.worker.postMessage(message);
+    });
   }
 
   /** The paths written or removed since the last call (or since the store opened). */
@@ -223,37 +191,6 @@ export class IdbFileStore {
   }
 }
 
-/** Replies to reads, each in a task of its own after the read, as a native bridge's arrive. */
-class ReplyQueue {
-  private readonly waiting: (() => void)[] = [];
-  private readonly channel = new MessageChannel();
-
-  constructor() {
-    this.channel.port1.onmessage = () => this.waiting.shift()?.();
-  }
-
-  next(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.channel.port2.postMessage(null);
-    });
-  }
-
-  close(): void {
-    this.channel.port1.close();
-  }
-}
-
-/** A copy of written content to keep in memory (an `ArrayBuffer` may be changed by its writer afterwards). */
-function held(content: StoredData): HeldData {
-  if (typeof content !== 'string') return content.slice(0);
-  let wide = false;
-  for (let at = 0; at < content.length && !wide; at++) wide = content.charCodeAt(at) > 0xff;
-  const units = wide ? new Uint16Array(content.length) : new Uint8Array(content.length);
-  for (let at = 0; at < content.length; at++) units[at] = content.charCodeAt(at);
-  return units;
-}
-
 /** The size of a file's content in bytes: text counts as UTF-8. */
 export function sizeOf(content: StoredData): number {
   return typeof content === 'string' ? utf8Length(content) : content.byteLength;
@@ -270,21 +207,4 @@ export function parentOf(path: string): string {
 
 export function join(folder: string, name: string): string {
   return folder === '/' || folder === '' ? name : `${folder}/${name}`;
-}
-
-/**
- * A fresh copy of `text`, made by the engine. Chromium turns an older string handed to it (an
- * IndexedDB key) into an external string in place, and hands keys back as external strings; the
- * collector then tracks each in every pause. A phone's bridge passes paths as JSON both ways, so
- * every key crosses here as a copy and the strings the page keeps stay the engine's own.
- */
-function freshCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
-function requestOf<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
 }

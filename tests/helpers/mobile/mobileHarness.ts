@@ -43,17 +43,23 @@ let pageBundle: string | null = null;
 /** The page script (built once per process). */
 export async function buildMobilePage(): Promise<string> {
   if (pageBundle !== null) return pageBundle;
-  const result = await esbuild.build({
-    entryPoints: [join(MOBILE_DIR, 'mobilePage.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2021',
-    logLevel: 'silent',
-    plugins: [phoneModules],
-  });
-  pageBundle = result.outputFiles[0]?.text ?? '';
+  const script = async (entry: string, define: Record<string, string> = {}): Promise<string> => {
+    const result = await esbuild.build({
+      entryPoints: [join(MOBILE_DIR, entry)],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2021',
+      logLevel: 'silent',
+      plugins: [phoneModules],
+      define,
+    });
+    return result.outputFiles[0]?.text ?? '';
+  };
+  // The store's worker (the phone's native side) is a script of its own, carried by the page's.
+  const storageWorker = await script('storageWorker.ts');
+  pageBundle = await script('mobilePage.ts', { STORAGE_WORKER_SOURCE: JSON.stringify(storageWorker) });
   return pageBundle;
 }
 

@@ -1,0 +1,30 @@
+/** What `IdbFileStore` (the page) and `storageWorker` (the phone's native side) say to each other. */
+
+/** One directory entry. */
+export interface StoredEntry {
+  type: 'file' | 'folder';
+  ctime: number;
+  mtime: number;
+  size: number;
+  /**
+   * Where a file's bytes are in the data store: a key of their own, so that a rename moves the
+   * entry and leaves the bytes where they are, as a phone's file system renames without copying.
+   * Absent for files seeded before (their bytes are under their path).
+   */
+  bytesKey?: string;
+}
+
+/** A file's content as written: text, or binary. */
+export type StoredData = string | ArrayBuffer;
+
+/** A request, less the id that pairs it with its reply. */
+export type StorageCall =
+  | { op: 'open'; name: string }
+  | { op: 'read'; key: string; path: string }
+  | { op: 'readPersisted'; key: string }
+  | { op: 'commit'; removes: string[]; staleKeys: string[]; puts: { path: string; entry: StoredEntry; key?: string; content?: StoredData }[] }
+  | { op: 'close' };
+
+export type StorageRequest = StorageCall & { id: number };
+
+export type StorageReply = { id: number; value?: unknown; error?: string };

@@ -50,14 +50,24 @@ function readLine(line: string, masked: string, lineNo: number, note: ParsedNote
   const heading = readHeading(line, masked, lineNo);
   if (heading !== null) note.headings.push(heading);
 
-  const wikilinks = findWikilinks(masked, line, lineNo);
-  const linkMasked = applyMask(masked, wikilinks.map((found) => [found.column, found.end, LINK_MASK] as const));
-  const markdown = findMarkdownLinks(linkMasked, line, lineNo);
-  const rest = applyMask(linkMasked, markdown.ranges.map(([start, end]) => [start, end, LINK_MASK] as const));
-  const links: Located<NoteLink>[] = [...wikilinks, ...markdown.links].sort((a, b) => a.column - b.column);
-  for (const found of links) note.links.push(found.item);
-
+  const rest = readLinks(line, masked, lineNo, note);
   readTags(rest, lineNo, note);
   if (heading === null && readLineProperty(line, masked, rest, lineNo, note)) return;
   readBracketFields(line, masked, rest, lineNo, note);
+}
+
+/**
+ * Adds the line's links to `note`, in the order they stand; returns the masked line with the links
+ * masked too. Every link opens with `[`: most lines have none, and are read without the arrays a
+ * search for links makes (an index build reads every line of the vault).
+ */
+function readLinks(line: string, masked: string, lineNo: number, note: ParsedNote): string {
+  if (!masked.includes('[')) return masked;
+  const wikilinks = findWikilinks(masked, line, lineNo);
+  const linkMasked = wikilinks.length === 0 ? masked : applyMask(masked, wikilinks.map((found) => [found.column, found.end, LINK_MASK] as const));
+  const markdown = findMarkdownLinks(linkMasked, line, lineNo);
+  // Wikilinks are found in the order they stand; markdown links nested in brackets may not be.
+  const links: Located<NoteLink>[] = markdown.links.length === 0 ? wikilinks : [...wikilinks, ...markdown.links].sort((a, b) => a.column - b.column);
+  for (const found of links) note.links.push(found.item);
+  return markdown.ranges.length === 0 ? linkMasked : applyMask(linkMasked, markdown.ranges.map(([start, end]) => [start, end, LINK_MASK] as const));
 }

@@ -133,12 +133,18 @@ export async function commitStaged(
     await update.decide();
     await repo.reached('locks-staged');
 
+    // The index goes into place while the reflog is written and the branch moves: where a file
+    // cannot be renamed over another (a phone), each is a write and a removal, and a commit's
+    // steps on a phone's file system are what its time goes to. Decided, every order ends in the
+    // same repository, and a crash is rolled forward.
     const logged = head.branch === null ? ['HEAD'] : ['HEAD', `refs/heads/${head.branch}`];
-    await appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) });
-    await repo.reached('reflog-written');
-    await update.commit(head.refFile);
-    await repo.reached('ref-moved');
-    await update.commit(indexPath);
+    const logAndMoveBranch = async (): Promise<void> => {
+      await appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) });
+      await repo.reached('reflog-written');
+      await update.commit(head.refFile);
+      await repo.reached('ref-moved');
+    };
+    await settleAll([update.commit(indexPath), logAndMoveBranch()]);
     await repo.reached('index-moved');
     await update.apply();
     await repo.index.adopt(nextIndex, written);

@@ -68,6 +68,12 @@ export class LockedUpdate {
   private readonly unnoted: string[] = [];
   /** What each lock holds once staged, so a platform that cannot rename over a file need not read it back. */
   private readonly staged = new Map<string, Uint8Array | string>();
+  /**
+   * The journal's note of the locks taken last, written while the update reads and computes: it
+   * must be in the journal before any content is staged. Until then each lock holds only its
+   * placeholder, which recovery removes by itself.
+   */
+  private noted: Promise<void> = Promise.resolve();
   private decided = false;
   private finished = false;
 
@@ -88,7 +94,9 @@ export class LockedUpdate {
     }
     try {
       for (const target of targets) await update.take(target, settings);
-      await update.noteTaken();
+      update.noted = update.noteTaken();
+      // Awaited by every later step; until then a failure is not unhandled.
+      update.noted.catch(() => undefined);
     } catch (error) {
       await update.release();
       throw error;
@@ -99,6 +107,7 @@ export class LockedUpdate {
   /** Writes the new content of `target` into its lock. */
   async stage(target: string, content: Uint8Array | string): Promise<void> {
     if (!this.held.includes(target)) throw new Error(`no lock held for ${target}`);
+    await this.noted;
     const lock = `${target}.lock`;
     await (typeof content === 'string' ? this.vault.write(lock, content) : this.vault.writeBinary(lock, content));
     this.staged.set(target, content);
@@ -106,6 +115,7 @@ export class LockedUpdate {
 
   /** Every lock holds its new content: from here on a crash rolls the update forward. */
   async decide(): Promise<void> {
+    await this.noted;
     await this.note('decided');
     this.decided = true;
   }
@@ -113,10 +123,10 @@ export class LockedUpdate {
   /** Moves one staged lock over its target (atomically where the platform allows). */
   async commit(target: string): Promise<void> {
     if (!this.decided) throw new Error('decide() before moving locks into place');
-    const at = this.held.indexOf(target);
-    if (at < 0) throw new Error(`no lock held for ${target}`);
+    if (!this.held.includes(target)) throw new Error(`no lock held for ${target}`);
     await this.vault.replace(`${target}.lock`, target, this.staged.get(target));
-    this.held.splice(at, 1);
+    // Looked up again: another lock may have been moved meanwhile.
+    this.held.splice(this.held.indexOf(target), 1);
     this.staged.delete(target);
   }
 
@@ -132,6 +142,8 @@ export class LockedUpdate {
   async release(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
+    // The journal's note must not land after the journal is removed.
+    await this.noted.catch(() => undefined);
     if (this.decided && this.held.length > 0) {
       // Some targets were replaced already: finish rather than leave a half-applied update.
       for (const target of [...this.held]) await this.commit(target).catch(() => undefined);
@@ -168,8 +180,9 @@ export class LockedUpdate {
   /** Names the locks taken since the last note in the journal, in one append. */
   private async noteTaken(): Promise<void> {
     if (this.unnoted.length === 0) return;
-    await this.note(this.unnoted.map((target) => `lock ${target}`).join('\n'));
+    const lines = this.unnoted.map((target) => `lock ${target}`).join('\n');
     this.unnoted.length = 0;
+    await this.note(lines);
   }
 
   /**

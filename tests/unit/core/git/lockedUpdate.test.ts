@@ -106,8 +106,9 @@ describe('LockedUpdate', () => {
     const port = await NodeVaultPort.open(temp.dir, { watch: false });
     const owner = { id: 'me', journalLeft: true };
     const update = await LockedUpdate.acquire(port, '.git', ['.git/refs/heads/main'], owner);
-    expect(await readFile(join(temp.dir, '.git/recursa/journal-me.log'), 'utf8')).toBe('lock .git/refs/heads/main\n');
     expect(await readFile(join(temp.dir, '.git/refs/heads/main.lock'), 'utf8')).toBe('recursa me\n');
+    await update.stage('.git/refs/heads/main', `${'a'.repeat(40)}\n`);
+    expect(await readFile(join(temp.dir, '.git/recursa/journal-me.log'), 'utf8')).toBe('lock .git/refs/heads/main\n');
     await update.release();
     expect(existsSync(join(temp.dir, '.git/refs/heads/main.lock'))).toBe(false);
     expect(existsSync(join(temp.dir, '.git/recursa/journal-me.log'))).toBe(false);
@@ -115,7 +116,7 @@ describe('LockedUpdate', () => {
     port.close();
   });
 
-  it('names locks taken together in one append, and a lock it holds in the journal before it waits for another', async () => {
+  it('names locks taken together in one append before it stages content, and a lock it holds before it waits for another', async () => {
     const port = await NodeVaultPort.open(temp.dir, { watch: false });
     const journal = join(temp.dir, '.git/recursa/journal-me.log');
     let appends = 0;
@@ -124,10 +125,19 @@ describe('LockedUpdate', () => {
       appends++;
       return append(path, data);
     };
+    // The note is written while the update goes on; staging content waits for it.
+    const stageWrites: string[] = [];
+    const write = port.write.bind(port);
+    port.write = async (path, data) => {
+      if (path.endsWith('.lock') && !data.startsWith('recursa ')) stageWrites.push(await readFile(journal, 'utf8'));
+      return write(path, data);
+    };
     const together = await LockedUpdate.acquire(port, '.git', ['.git/index', '.git/HEAD'], { id: 'me' });
-    expect(await readFile(journal, 'utf8')).toBe('lock .git/index\nlock .git/HEAD\n');
+    await together.stage('.git/HEAD', 'ref: refs/heads/main\n');
+    expect(stageWrites).toEqual(['lock .git/index\nlock .git/HEAD\n']);
     expect(appends).toBe(1);
     await together.release();
+    port.write = write;
 
     await mkdir(join(temp.dir, '.git/refs/heads'), { recursive: true });
     await writeFile(join(temp.dir, '.git/refs/heads/main.lock'), 'held by another tool');
@@ -135,6 +145,7 @@ describe('LockedUpdate', () => {
     await vi.waitFor(async () => expect(await readFile(journal, 'utf8').catch(() => '')).toBe('lock .git/index\n'));
     await rm(join(temp.dir, '.git/refs/heads/main.lock'));
     const update = await waiting;
+    await update.stage('.git/refs/heads/main', `${'a'.repeat(40)}\n`);
     expect(await readFile(journal, 'utf8')).toBe('lock .git/index\nlock .git/refs/heads/main\n');
     await update.release();
     port.close();

@@ -55,8 +55,17 @@ export async function commitInitialSnapshot(repo: GitRepository, options: Snapsh
   // Progress is told once per batch in which the work gave way (the pack yields as it compresses).
   let toldAt = slicer.yields;
   for (let at = 0; at < files.length; at += PARALLEL_FILES) {
-    const batch = files.slice(at, at + PARALLEL_FILES);
-    staged.push(...(await Promise.all(batch.map((path) => stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file', pack)))));
+    // Starting a file's reads is work on the main thread too (its stat is answered at once where
+    // the platform keeps a table): a batch is started in slices, not all in one task.
+    const batch: Promise<StagedFile | null>[] = [];
+    for (const path of files.slice(at, at + PARALLEL_FILES)) {
+      const stagedFile = stageForSnapshot(repo, path, options.writeSet, links.has(path) ? 'link' : 'file', pack);
+      // Handled here too: a file may fail while the next ones are started.
+      stagedFile.catch(() => undefined);
+      batch.push(stagedFile);
+      await slicer.maybeYield();
+    }
+    staged.push(...(await Promise.all(batch)));
     await repo.reached('snapshot-batch');
     await slicer.maybeYield();
     if (slicer.yields === toldAt) continue;

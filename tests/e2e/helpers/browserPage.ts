@@ -3,9 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import esbuild from 'esbuild';
+import type esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../../helpers/chromium';
+import { buildPageScript } from '../../helpers/pageScript';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const SCREENSHOTS = join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -49,18 +50,10 @@ export async function openTestPage(options: {
   /** esbuild plugins for the bundle (isomorphic-git as the plugin bundles it). */
   plugins?: esbuild.Plugin[];
 }): Promise<TestPage> {
-  const bundle = await esbuild.build({
-    entryPoints: [join(ROOT, options.entry)],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2021',
-    logLevel: 'silent',
+  const script = await buildPageScript(join(ROOT, options.entry), {
     alias: Object.fromEntries(Object.entries(options.alias ?? {}).map(([name, path]) => [name, join(ROOT, path)])),
     plugins: options.plugins ?? [],
   });
-  const script = bundle.outputFiles[0]?.text ?? '';
   const css = await readFile(join(ROOT, 'styles.css'), 'utf8');
   const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 700, height: 420 } });

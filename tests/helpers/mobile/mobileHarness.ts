@@ -8,11 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import esbuild, { type Plugin as EsbuildPlugin } from 'esbuild';
+import type { Plugin as EsbuildPlugin } from 'esbuild';
 import type * as Obsidian from 'obsidian';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { defaultSettings, type RecursaSettings } from '../../../src/obsidian/settings/pluginSettings';
 import { findChromium } from '../chromium';
+import { buildPageScript } from '../pageScript';
 import type { MobilePage } from './mobilePage';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -43,20 +44,7 @@ let pageBundle: string | null = null;
 /** The page script (built once per process). */
 export async function buildMobilePage(): Promise<string> {
   if (pageBundle !== null) return pageBundle;
-  const script = async (entry: string, define: Record<string, string> = {}): Promise<string> => {
-    const result = await esbuild.build({
-      entryPoints: [join(MOBILE_DIR, entry)],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2021',
-      logLevel: 'silent',
-      plugins: [phoneModules],
-      define,
-    });
-    return result.outputFiles[0]?.text ?? '';
-  };
+  const script = (entry: string, define: Record<string, string> = {}): Promise<string> => buildPageScript(join(MOBILE_DIR, entry), { plugins: [phoneModules], define });
   // The store's worker (the phone's native side) is a script of its own, carried by the page's.
   const storageWorker = await script('storageWorker.ts');
   pageBundle = await script('mobilePage.ts', { STORAGE_WORKER_SOURCE: JSON.stringify(storageWorker) });

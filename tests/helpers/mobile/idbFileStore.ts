@@ -21,11 +21,13 @@ const utf8 = new TextDecoder();
  * way. Assumed of a phone: the files are not in the WebView's heap, and Capacitor's bridge passes a
  * read's content in a message, which arrives in a task of its own and makes a string (or buffer)
  * of it in the page, and nothing else. A worker's reply is such a message. (Kept in the page, the
- * contents added the whole vault to the page's heap, as `ArrayBuffer`s count there; and making a
- * string in the page from stored code units left several times the text in garbage per read.)
+ * contents put the whole vault in the page's memory, where `performance.memory` counts
+ * `ArrayBuffer`s and the engine weighs them when it schedules collections; and making a string in
+ * the page from stored code units left several times the text in garbage per read.)
  *
- * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries and
- * content, and records which paths changed since the last `takeChanges`, for the export to the host.
+ * It knows nothing of folders' rules (the adapter checks parents and kinds); it keeps entries (its
+ * worker, content), and records which paths changed since the last `takeChanges`, for the export
+ * to the host.
  */
 export class IdbFileStore {
   /** Every entry by vault path; the root is `/`. */

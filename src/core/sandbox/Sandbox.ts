@@ -181,6 +181,8 @@ export class Sandbox {
       worker.listeners.add(onMessage);
       worker.failures.add(onFailure);
       signal?.addEventListener('abort', onAbort);
+      // An abort while the worker started (or while an earlier worker went idle) fired no event here.
+      if (signal?.aborted === true) return end({ error: cancelled() }, false);
       timers.push(setTimeout(() => stop({ code: 'TimeLimit', message: `the code ran longer than the time limit of ${limits.timeMs} ms and was stopped` }), Math.max(0, limits.timeMs - (Date.now() - started))));
       timers.push(setTimeout(() => end('not-picked-up', true), this.options.pickupTimeoutMs ?? 1000));
       worker.handle.postMessage({

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Sandbox } from '../../../../src/core/sandbox/Sandbox';
+import { createNodeSandboxWorker } from '../../../../src/node/nodeSandboxWorker';
 import { useSandboxVault } from '../../../helpers/sandboxVault';
 
 describe('Sandbox', () => {
@@ -105,6 +107,27 @@ describe('Sandbox', () => {
       const result = await vault.sandbox.run(`while (true) {}`, { signal: controller.signal });
       expect(result).toMatchObject({ ok: false, error: { code: 'Cancelled' } });
       expect(result.durationMs).toBeLessThan(2000);
+    });
+
+    it('cancels a run aborted while its worker starts, without running the code', async () => {
+      const controller = new AbortController();
+      const sandbox = new Sandbox(
+        () => {
+          controller.abort();
+          return createNodeSandboxWorker();
+        },
+        vault.mem,
+        { limits: { timeMs: 3000 } },
+      );
+      try {
+        const result = await sandbox.run(`await mem.writeFile('ran.md', 'x'); while (true) {}`, { signal: controller.signal });
+        expect(result).toMatchObject({ ok: false, error: { code: 'Cancelled' } });
+        expect(result.durationMs).toBeLessThan(2000);
+        expect(await vault.mem.fileExists('ran.md')).toBe(false);
+        expect(await sandbox.run('return 4;')).toMatchObject({ ok: true, value: 4 });
+      } finally {
+        sandbox.dispose();
+      }
     });
   });
 });

@@ -46,7 +46,12 @@ async function longTasksSince(harness, since) {
   return { now, longest: Math.max(0, ...tasks.map((task) => task.duration)), over100: tasks.filter((task) => task.duration > 100).length };
 }
 
-/** Samples the page's JS heap every `everyMs` through CDP; `stop()` returns the peak in bytes. */
+/**
+ * Samples the page's JS heap every `everyMs` through CDP; `stop()` returns the peak in bytes.
+ * `between(work)` runs a timed operation with the sampler paused, sampling just before and just
+ * after it: each sample is a call the page's main thread answers, and one landing inside a
+ * one-file commit added to its time (commits allocate under a megabyte, so the peak is not missed).
+ */
 async function heapSampler(harness, everyMs = 100) {
   const session = await harness.cdp();
   await session.send('Performance.enable');
@@ -56,12 +61,25 @@ async function heapSampler(harness, everyMs = 100) {
     const { metrics } = await session.send('Performance.getMetrics');
     peak = Math.max(peak, metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0);
   };
-  const timer = setInterval(() => (pending = pending.then(sample).catch(() => undefined)), everyMs);
+  const tick = () => (pending = pending.then(sample).catch(() => undefined));
+  let timer = setInterval(tick, everyMs);
+  const pause = async () => {
+    clearInterval(timer);
+    await pending;
+    await sample();
+  };
   return {
+    async between(work) {
+      await pause();
+      try {
+        return await work();
+      } finally {
+        await sample();
+        timer = setInterval(tick, everyMs);
+      }
+    },
     async stop() {
-      clearInterval(timer);
-      await pending;
-      await sample();
+      await pause();
       return peak;
     },
   };
@@ -110,16 +128,18 @@ async function runOnce(vaultDir, files, notes, rate) {
     const writeAndCommitMs = [];
     for (let i = 0; i < COMMITS; i++) {
       const path = files[(i * 7919) % files.length];
-      const times = await harness.call(
-        async (mobile, { note, n }) => {
-          const started = performance.now();
-          const text = await mobile.mem('readFile', note);
-          await mobile.mem('updateFile', note, text, `${text}\n- [ ] Bench task ${n}\n`);
-          const committing = performance.now();
-          await mobile.mem('commitChanges', `Bench: add a task to ${note}`);
-          return { commit: performance.now() - committing, total: performance.now() - started };
-        },
-        { note: path, n: i },
+      const times = await sampler.between(() =>
+        harness.call(
+          async (mobile, { note, n }) => {
+            const started = performance.now();
+            const text = await mobile.mem('readFile', note);
+            await mobile.mem('updateFile', note, text, `${text}\n- [ ] Bench task ${n}\n`);
+            const committing = performance.now();
+            await mobile.mem('commitChanges', `Bench: add a task to ${note}`);
+            return { commit: performance.now() - committing, total: performance.now() - started };
+          },
+          { note: path, n: i },
+        ),
       );
       commitMs.push(times.commit);
       writeAndCommitMs.push(times.total);
@@ -127,7 +147,7 @@ async function runOnce(vaultDir, files, notes, rate) {
     const searchMs = [];
     for (let i = 0; i < SEARCHES; i++) {
       const title = files[(i * 104_729) % files.length].split('/').pop().replace(/\.md$/, '');
-      searchMs.push(await harness.call((mobile, query) => mobile.timeMem('search', query, { limit: 10 }), title));
+      searchMs.push(await sampler.between(() => harness.call((mobile, query) => mobile.timeMem('search', query, { limit: 10 }), title)));
     }
     const interactive = await longTasksSince(harness, startup.now);
     const indexMs = await harness.call((mobile) => mobile.timeIndexRebuild(), null);

@@ -52,7 +52,7 @@ describe('the mobile harness', () => {
   });
 
   it('keeps text as text and binary as binary, reads either as the other and counts text in UTF-8 bytes', async () => {
-    const seen = await harness.call(async (mobile) => {
+    const seen = await harness.call(async (mobile, name) => {
       const adapter = mobile.adapter();
       const bytesOf = async (path: string): Promise<number[]> => [...new Uint8Array(await adapter.readBinary(path))];
       await adapter.mkdir('Store');
@@ -62,6 +62,7 @@ describe('the mobile harness', () => {
       await adapter.append('Store/binary.dat', 'é');
       await adapter.appendBinary('Store/log.txt', new Uint8Array([0x61]).buffer);
       await adapter.append('Store/log.txt', 'b');
+      await Promise.all([adapter.append('Store/log.txt', 'c'), adapter.appendBinary('Store/log.txt', new Uint8Array([0x64]).buffer)]);
       await adapter.copy('Store/text.md', 'Store/copy.md');
       return {
         text: await adapter.read('Store/text.md'),
@@ -71,8 +72,10 @@ describe('the mobile harness', () => {
         binaryBytes: await bytesOf('Store/binary.dat'),
         binarySize: (await adapter.stat('Store/binary.dat'))?.size,
         log: await adapter.read('Store/log.txt'),
+        logSize: (await adapter.stat('Store/log.txt'))?.size,
+        persisted: await mobile.persistedText(name, 'Store/text.md'),
       };
-    }, null);
+    }, harness.vaultName);
     const text = 'héllo 😀 \ud800 and more';
     expect(seen.text).toBe(text);
     expect(seen.copy).toBe(text);
@@ -80,7 +83,9 @@ describe('the mobile harness', () => {
     expect(seen.textSize).toBe(Buffer.byteLength(text, 'utf8'));
     expect(seen.binaryBytes).toEqual([0x41, 0xc3, 0xa9, 0xff, 0xc3, 0xa9]);
     expect(seen.binarySize).toBe(6);
-    expect(seen.log).toBe('ab');
+    expect(seen.log).toBe('abcd');
+    expect(seen.logSize).toBe(4);
+    expect(seen.persisted).toBe(text);
   });
 
   it('answers reads in a later task, from the worker that holds the files, and keeps every write in IndexedDB', async () => {

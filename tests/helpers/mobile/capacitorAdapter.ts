@@ -205,20 +205,17 @@ export class CapacitorAdapter implements Obsidian.CapacitorAdapter {
     await this.store.commit([{ path, entry, content }]);
   }
 
-  /** Text appended to text stays text; anything else is joined as bytes. */
+  /**
+   * Appends without reading the file into the page (assumed: Capacitor's `Filesystem.appendFile`,
+   * one call). Text appended to text stays text; anything else is joined as bytes.
+   */
   private async appendData(path: string, data: StoredData, options: Obsidian.DataWriteOptions | undefined): Promise<void> {
     await this.locks.run(path, async () => {
-      let before: StoredData = '';
-      if (this.store.get(path) !== null) {
-        this.requireFile(path);
-        before = await this.store.read(path);
-      }
-      if (typeof before === 'string' && typeof data === 'string') return this.put(path, before + data, options);
-      const [head, tail] = [before, data].map((part) => new Uint8Array(typeof part === 'string' ? new TextEncoder().encode(part) : part)) as [Uint8Array, Uint8Array];
-      const joined = new Uint8Array(head.byteLength + tail.byteLength);
-      joined.set(head, 0);
-      joined.set(tail, head.byteLength);
-      await this.put(path, joined.buffer, options);
+      const existing = this.store.get(path);
+      if (existing === null) return this.put(path, data, options);
+      this.requireFile(path);
+      const entry: StoredEntry = { type: 'file', ctime: options?.ctime ?? existing.ctime, mtime: options?.mtime ?? Date.now(), size: existing.size + sizeOf(data) };
+      await this.store.commit([{ path, entry, content: data, append: true }]);
     });
   }
 

@@ -1,6 +1,6 @@
 import { isAscii, latin1String } from '../../../src/core/text/asciiString';
 import { utf8Length } from '../../../src/core/text/decodeText';
-import type { StorageCall, StorageReply, StorageRequest, StoredData, StoredEntry } from './storageProtocol';
+import type { StorageCall, StoragePut, StorageReply, StorageRequest, StoredData, StoredEntry } from './storageProtocol';
 
 export type { StoredData, StoredEntry } from './storageProtocol';
 
@@ -132,23 +132,26 @@ export class IdbFileStore {
   /**
    * Sets entries (with the content of files written) and removes paths, in one transaction. With
    * `moved`, the removed paths' content stays: the entries put carry their `bytesKey` (a rename).
+   * A put with `append` adds its content to the end of the file's (the worker joins them).
    */
-  async commit(puts: { path: string; entry: StoredEntry; content?: StoredData }[], removes: string[] = [], moved = false): Promise<void> {
+  async commit(puts: { path: string; entry: StoredEntry; content?: StoredData; append?: boolean }[], removes: string[] = [], moved = false): Promise<void> {
     const staleKeys: string[] = [];
     for (const path of removes) {
       const entry = this.entries.get(path);
       if (!moved && entry?.type === 'file') staleKeys.push(bytesKeyOf(path, entry));
     }
-    const written = puts.map((put) => {
-      if (put.content === undefined) return put;
-      const before = this.entries.get(put.path);
-      if (before?.type === 'file') staleKeys.push(bytesKeyOf(put.path, before));
-      return { ...put, entry: { ...put.entry, bytesKey: this.newBytesKey() } };
+    const written = puts.map(({ path, entry, content, append }): StoragePut => {
+      if (content === undefined) return { path, entry };
+      const before = this.entries.get(path);
+      const beforeKey = before?.type === 'file' ? bytesKeyOf(path, before) : undefined;
+      if (beforeKey !== undefined) staleKeys.push(beforeKey);
+      const bytesKey = this.newBytesKey();
+      return { path, entry: { ...entry, bytesKey }, key: bytesKey, content, appendTo: append === true ? beforeKey : undefined };
     });
     // The table here and the contents in the worker change at once: a `stat` or a read right after sees the change.
     for (const path of removes) this.forget(path);
     for (const { path, entry } of written) this.remember(path, entry);
-    await this.ask({ op: 'commit', removes, staleKeys, puts: written.map(({ path, entry, content }) => ({ path, entry, key: content === undefined ? undefined : entry.bytesKey, content })) });
+    await this.ask({ op: 'commit', removes, staleKeys, puts: written });
   }
 
   /** A data key no path can have (paths never start with `#`). */

@@ -17,12 +17,21 @@ export interface StoredEntry {
 /** A file's content as written: text, or binary. */
 export type StoredData = string | ArrayBuffer;
 
+/** One entry set by a commit, with the content of a file written: under `key`, after the content at `appendTo` when given. */
+export interface StoragePut {
+  path: string;
+  entry: StoredEntry;
+  key?: string;
+  content?: StoredData;
+  appendTo?: string;
+}
+
 /** A request, less the id that pairs it with its reply. */
 export type StorageCall =
   | { op: 'open'; name: string }
   | { op: 'read'; key: string; path: string }
   | { op: 'readPersisted'; key: string }
-  | { op: 'commit'; removes: string[]; staleKeys: string[]; puts: { path: string; entry: StoredEntry; key?: string; content?: StoredData }[] }
+  | { op: 'commit'; removes: string[]; staleKeys: string[]; puts: StoragePut[] }
   | { op: 'close' };
 
 export type StorageRequest = StorageCall & { id: number };

@@ -68,16 +68,21 @@ async function open(name: string): Promise<[string, unknown][]> {
   return keys.map((key, at) => [key as string, values[at]]);
 }
 
-/** Applies a commit to the contents at once (reads after it see it), then in one IndexedDB transaction. */
+/**
+ * Applies a commit to the contents at once (reads after it see it), then in one IndexedDB
+ * transaction. An append is joined here, as a phone's native append writes to the end of the file
+ * without sending its content to the WebView and back.
+ */
 async function commit(request: Extract<StorageRequest, { op: 'commit' }>): Promise<null> {
+  const puts = request.puts.map((put) => (put.appendTo === undefined || put.content === undefined ? put : { ...put, content: joined(contents.get(put.appendTo) ?? '', put.content) }));
   for (const key of request.staleKeys) contents.delete(key);
-  for (const put of request.puts) if (put.content !== undefined && put.key !== undefined) contents.set(put.key, put.content);
+  for (const put of puts) if (put.content !== undefined && put.key !== undefined) contents.set(put.key, put.content);
   const tx = database().transaction([META, DATA], 'readwrite');
   const meta = tx.objectStore(META);
   const data = tx.objectStore(DATA);
   for (const path of request.removes) meta.delete(path);
   for (const key of request.staleKeys) data.delete(key);
-  for (const put of request.puts) {
+  for (const put of puts) {
     meta.put(put.entry, put.path);
     if (put.content !== undefined && put.key !== undefined) data.put(put.content, put.key);
   }
@@ -87,6 +92,16 @@ async function commit(request: Extract<StorageRequest, { op: 'commit' }>): Promi
     tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
   });
   return null;
+}
+
+/** Text after text stays text; anything else is joined as bytes (text as UTF-8). */
+function joined(before: StoredData, after: StoredData): StoredData {
+  if (typeof before === 'string' && typeof after === 'string') return before + after;
+  const [head, tail] = [before, after].map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : new Uint8Array(part))) as [Uint8Array, Uint8Array];
+  const bytes = new Uint8Array(head.byteLength + tail.byteLength);
+  bytes.set(head, 0);
+  bytes.set(tail, head.byteLength);
+  return bytes.buffer;
 }
 
 function database(): IDBDatabase {

@@ -135,6 +135,12 @@ describe('a Recursa process killed in the middle of a commit', () => {
         expect(gitCli(dir, 'show', `${parent}:${CRASH_NOTE}`)).toBe(CRASH_TEXT);
       }
       if (moved) expect(crashCommitted, 'a commit whose branch had moved stays committed').toBe(true);
+      // The reflog of HEAD and of the branch names every commit the branch holds, the rolled-forward one too.
+      const branch = gitCli(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+      for (const ref of ['HEAD', `refs/heads/${branch}`]) {
+        const logged = lines(gitCli(dir, 'log', '--walk-reflogs', '--format=%H', ref));
+        expect(logged.slice(0, 2), `the reflog of ${ref}`).toEqual(crashCommitted ? [hash, parent] : [hash, before]);
+      }
       // The dead process's note, when its commit was rolled back, is a file nobody committed.
       await expectRecovered(dir, crashCommitted ? [] : [CRASH_NOTE], { path: AFTER_NOTE, text: AFTER_TEXT });
       expect(await readFile(join(dir, CRASH_NOTE), 'utf8'), 'the dead process\'s note is still on disk').toBe(CRASH_TEXT);

@@ -3,6 +3,7 @@ import type { VaultStat } from '../ports';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
+import { sleep } from '../util/sleep';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './objectHash';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
@@ -126,25 +127,33 @@ export async function commitStaged(
 
     // Rewriting a large index and handing its megabyte to the platform are each tens of
     // milliseconds on a phone: they go in the commit's slices too, not after the trees' work.
+    // The trees' writes first reach the file system: each is a chain of quick steps, which the
+    // index's long ones, taking turns with them, held back until the index was written.
+    await sleep(0);
     const { next: nextIndex, written } = await rewrittenIndex(repo, index, entries, slicer);
     await slicer.maybeYield();
     await settleAll([writes.settled(), update.stage(indexPath, written.bytes), update.stage(head.refFile, `${hash}\n`)]);
     await repo.reached('commit-written');
-    await update.decide();
-    await repo.reached('locks-staged');
-
-    // The index goes into place while the reflog is written and the branch moves: where a file
-    // cannot be renamed over another (a phone), each is a write and a removal, and a commit's
-    // steps on a phone's file system are what its time goes to. Decided, every order ends in the
-    // same repository, and a crash is rolled forward.
+    // As git does, the reflog gets its line before the branch moves: beside the journal's
+    // "decided", not after it. A failure between the two leaves a line for a commit that is
+    // stored but not on the branch, which git reads as it reads its own after a crash there.
     const logged = head.branch === null ? ['HEAD'] : ['HEAD', `refs/heads/${head.branch}`];
-    const logAndMoveBranch = async (): Promise<void> => {
-      await appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) });
-      await repo.reached('reflog-written');
+    await settleAll([
+      update.decide(),
+      appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) }),
+    ]);
+    await repo.reached('locks-staged');
+    await repo.reached('reflog-written');
+
+    // The index goes into place while the branch moves: where a file cannot be renamed over
+    // another (a phone), each is a write and a removal, and a commit's steps on a phone's file
+    // system are what its time goes to. Decided, either order ends in the same repository, and a
+    // crash is rolled forward.
+    const moveBranch = async (): Promise<void> => {
       await update.commit(head.refFile);
       await repo.reached('ref-moved');
     };
-    await settleAll([update.commit(indexPath), logAndMoveBranch()]);
+    await settleAll([update.commit(indexPath), moveBranch()]);
     await repo.reached('index-moved');
     await update.apply();
     await repo.index.adopt(nextIndex, written);

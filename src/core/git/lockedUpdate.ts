@@ -83,7 +83,10 @@ export class LockedUpdate {
     private readonly owner: LockOwner,
   ) {}
 
-  /** Takes `<target>.lock` for each target, in order, waiting (briefly) for locks others hold. */
+  /**
+   * Takes `<target>.lock` for each target, waiting (briefly) for locks others hold: all at once
+   * where nobody holds any, else one by one, in order.
+   */
   static async acquire(vault: VaultPort, gitdir: string, targets: readonly string[], owner: LockOwner, wait: LockWait = {}): Promise<LockedUpdate> {
     const settings = { ...DEFAULT_LOCK_WAIT, ...wait };
     const update = new LockedUpdate(vault, gitdir, owner);
@@ -93,7 +96,7 @@ export class LockedUpdate {
       owner.journalLeft = false;
     }
     try {
-      for (const target of targets) await update.take(target, settings);
+      if (!(await update.takeAllAtOnce(targets))) for (const target of targets) await update.take(target, settings);
       update.noted = update.noteTaken();
       // Awaited by every later step; until then a failure is not unhandled.
       update.noted.catch(() => undefined);
@@ -158,6 +161,34 @@ export class LockedUpdate {
     await removeIfExists(this.vault, journalPath(this.gitdir, this.owner.id)).catch(() => {
       this.owner.journalLeft = true;
     });
+  }
+
+  /**
+   * Creates every target's lock together: one file-system step instead of one per lock, where
+   * nobody holds any (the usual case). If any is held, gives back those it made and says so, for
+   * `take` to wait in order: two updates each holding one lock and waiting for the other's would
+   * wait until both gave up.
+   */
+  private async takeAllAtOnce(targets: readonly string[]): Promise<boolean> {
+    if (targets.length < 2) return false;
+    const created = await Promise.allSettled(targets.map((target) => this.vault.createExclusive(`${target}.lock`, placeholderOf(this.owner.id))));
+    const made = targets.filter((_, at) => {
+      const result = created[at];
+      return result?.status === 'fulfilled' && result.value;
+    });
+    // Held until given back: if giving one back fails, `release` removes it.
+    this.held.push(...made);
+    if (made.length === targets.length) {
+      this.unnoted.push(...made);
+      return true;
+    }
+    for (const target of made) {
+      await removeIfExists(this.vault, `${target}.lock`);
+      this.held.splice(this.held.indexOf(target), 1);
+    }
+    const failed = created.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return false;
   }
 
   private async take(target: string, settings: Required<LockWait>): Promise<void> {

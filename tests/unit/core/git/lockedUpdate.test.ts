@@ -151,6 +151,43 @@ describe('LockedUpdate', () => {
     port.close();
   });
 
+  it('takes every lock in one step where none is held, and gives back those it took when one is', async () => {
+    const port = await NodeVaultPort.open(temp.dir, { watch: false });
+    await mkdir(join(temp.dir, '.git/refs/heads'), { recursive: true });
+    const targets = ['.git/index', '.git/refs/heads/main'];
+    const tries: string[] = [];
+    let running = 0;
+    let together = 0;
+    const create = port.createExclusive.bind(port);
+    port.createExclusive = async (path, data) => {
+      tries.push(path);
+      together = Math.max(together, ++running);
+      try {
+        return await create(path, data);
+      } finally {
+        running--;
+      }
+    };
+    const free = await LockedUpdate.acquire(port, '.git', targets, { id: 'me' });
+    expect(together).toBe(2);
+    await free.release();
+
+    await writeFile(join(temp.dir, '.git/index.lock'), 'held by another tool');
+    tries.length = 0;
+    const waiting = LockedUpdate.acquire(port, '.git', targets, { id: 'me' }, { timeoutMs: 5_000, pollMs: 10 });
+    // Waiting for the index's lock, in order, it holds no other: the branch's was given back.
+    await vi.waitFor(() => expect(tries.filter((path) => path === '.git/index.lock').length).toBeGreaterThanOrEqual(3));
+    expect(existsSync(join(temp.dir, '.git/refs/heads/main.lock'))).toBe(false);
+    await rm(join(temp.dir, '.git/index.lock'));
+    const update = await waiting;
+    expect(await readFile(join(temp.dir, '.git/index.lock'), 'utf8')).toBe('recursa me\n');
+    expect(await readFile(join(temp.dir, '.git/refs/heads/main.lock'), 'utf8')).toBe('recursa me\n');
+    await update.release();
+    expect(existsSync(join(temp.dir, '.git/index.lock'))).toBe(false);
+    expect(existsSync(join(temp.dir, '.git/refs/heads/main.lock'))).toBe(false);
+    port.close();
+  });
+
   it('hands the port the content each lock was staged with when it moves the lock into place', async () => {
     const port: VaultPort & { close(): void } = await NodeVaultPort.open(temp.dir, { watch: false });
     const moves: [string, string, unknown][] = [];

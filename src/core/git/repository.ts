@@ -45,6 +45,8 @@ export class GitRepository {
   readonly trees: TreeReader;
   readonly index: IndexCache;
   private readonly commits = new Map<string, CommitObject>();
+  /** The branch HEAD named when last read: its file is read beside HEAD next time. */
+  private lastBranchRef: string | undefined;
 
   readonly lockWait: LockWait;
   readonly lockOwner: LockOwner;
@@ -67,8 +69,10 @@ export class GitRepository {
     await this.onStep?.(step);
   }
 
-  head(): Promise<HeadState> {
-    return readHead(this.vault, this.gitdir);
+  async head(): Promise<HeadState> {
+    const head = await readHead(this.vault, this.gitdir, this.lastBranchRef);
+    this.lastBranchRef = head.branch === null ? undefined : `refs/heads/${head.branch}`;
+    return head;
   }
 
   async readCommit(oid: string): Promise<CommitObject> {
@@ -87,12 +91,12 @@ export class GitRepository {
 
   /** Refuses to commit in the middle of a merge, rebase, cherry-pick or revert another tool started. */
   async requireNoOperationInProgress(): Promise<void> {
-    for (const marker of ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply']) {
-      if (await this.vault.exists(`${this.gitdir}/${marker}`)) {
-        throw new GitUnavailableError(
-          `a git operation is in progress in this vault (.git/${marker} exists). Finish or abort it with your git tool first.`,
-        );
-      }
+    const markers = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
+    // Looked for together: on a phone each look is a call across the app's bridge.
+    const present = await Promise.all(markers.map((marker) => this.vault.exists(`${this.gitdir}/${marker}`)));
+    const marker = markers.find((_, at) => present[at]);
+    if (marker !== undefined) {
+      throw new GitUnavailableError(`a git operation is in progress in this vault (.git/${marker} exists). Finish or abort it with your git tool first.`);
     }
   }
 }

@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NothingToCommitError } from '../../../../src/core/errors';
+import { GitUnavailableError, NothingToCommitError } from '../../../../src/core/errors';
 import { SNAPSHOT_MESSAGE } from '../../../../src/core/git/GitService';
 import { rejectionOf } from '../../../helpers/errors';
 import { gitCli } from '../../../helpers/gitCli';
@@ -85,6 +85,21 @@ describe.each(RUNTIMES)('GitService commits ($name)', (runtime) => {
       expect(gitCli(vault.dir, 'log', '--format=%s').trim().split('\n')).toEqual(['Rename Ada', 'User commit']);
       expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
       expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
+    });
+
+    it('refuses to commit while a merge or a rebase is under way, naming it, and commits once it is over', async () => {
+      const before = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
+      await vault.mem.writeFile('People/Ada.md', '# Ada Lovelace\n');
+      await mkdir(join(vault.dir, '.git/rebase-merge'));
+      await writeFile(join(vault.dir, '.git/REVERT_HEAD'), `${before}\n`);
+      const refused = await rejectionOf(() => vault.mem.commitChanges('Rename Ada'), GitUnavailableError);
+      expect(refused.message).toContain('.git/REVERT_HEAD exists');
+      await rm(join(vault.dir, '.git/REVERT_HEAD'));
+      expect((await rejectionOf(() => vault.mem.commitChanges('Rename Ada'), GitUnavailableError)).message).toContain('.git/rebase-merge exists');
+      expect(gitCli(vault.dir, 'rev-parse', 'HEAD').trim()).toBe(before);
+      await rm(join(vault.dir, '.git/rebase-merge'), { recursive: true });
+      await vault.mem.commitChanges('Rename Ada');
+      expect(gitCli(vault.dir, 'log', '-1', '--format=%s').trim()).toBe('Rename Ada');
     });
   });
 });

@@ -2,7 +2,7 @@ import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileMa
 import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, isMissingPathError, platformErrorCode } from '../core/errors';
 import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
-import { compareCodePoints } from '../core/util/compareCodePoints';
+import { sortByCodePoints } from '../core/util/compareCodePoints';
 import { desktopRequire } from './desktopRequire';
 
 /** The parts of Obsidian's `Vault` the port uses (all available since Obsidian 1.4.0). */
@@ -171,8 +171,8 @@ export class ObsidianVaultPort implements VaultPort {
       await this.requireKind(path, 'folder');
       const listing = await this.vault.adapter.list(adapterPath(path));
       return {
-        files: listing.files.map(stripLeadingSlash).sort(compareCodePoints),
-        folders: listing.folders.map(stripLeadingSlash).sort(compareCodePoints),
+        files: sortByCodePoints(listing.files.map(stripLeadingSlash)),
+        folders: sortByCodePoints(listing.folders.map(stripLeadingSlash)),
         links: [], // mobile has no links
       };
     });

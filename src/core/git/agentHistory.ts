@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { readAgentTrailer, readClientTrailer } from './commitObjects';
 import type { GitRepository } from './repository';
 import { diffTrees } from './worktreeStatus';
@@ -90,7 +90,7 @@ export async function agentHistory(repo: GitRepository, options: AgentHistoryOpt
           parent: parent ?? null,
           time,
           author: commit.author.name,
-          files: files.sort(compareCodePoints),
+          files: sortByCodePoints(files),
         });
       }
     }

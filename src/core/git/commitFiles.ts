@@ -1,6 +1,6 @@
 import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
 import { sleep } from '../util/sleep';
@@ -157,7 +157,7 @@ export async function commitStaged(
     await repo.reached('index-moved');
     await update.apply();
     await repo.index.adopt(nextIndex, written);
-    return { hash, changed: [...changes.keys()].sort(compareCodePoints) };
+    return { hash, changed: sortByCodePoints([...changes.keys()]) };
   } finally {
     await update.release();
   }

@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { hashBlob } from './objectHash';
 import { modeString } from './indexState';
 import type { GitRepository } from './repository';
@@ -22,7 +22,7 @@ export async function diffFiles(repo: GitRepository, path: string, from: string 
     for (const file of await diffTrees(repo, oldTree, newTree)) if (inScope(file)) paths.add(file);
   }
   const parts: string[] = [];
-  for (const file of [...paths].sort(compareCodePoints)) {
+  for (const file of sortByCodePoints([...paths])) {
     const before = await treeSide(repo, oldTree, file);
     const after = to === null ? await worktreeSide(repo, file, before.mode) : await treeSide(repo, newTree, file);
     if (before.oid === after.oid && (before.oid === null || before.mode === after.mode)) continue;

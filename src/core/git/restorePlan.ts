@@ -1,6 +1,6 @@
 import { resolveLinks } from '../paths/resolveLinks';
 import { decodeText } from '../text/decodeText';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import type { GitRepository } from './repository';
 import { mergeLines } from './threeWayMerge';
 
@@ -55,7 +55,7 @@ export async function planRestore(
     if (merged === null) conflicts.push(path);
     else writes.push({ path, content: merged });
   }
-  return { writes, conflicts: conflicts.sort(compareCodePoints) };
+  return { writes, conflicts: sortByCodePoints(conflicts) };
 }
 
 /** Writes the planned contents; a removal removes the file only, and then the folders it leaves empty. */

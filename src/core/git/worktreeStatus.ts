@@ -1,6 +1,6 @@
 import type { VaultChange, VaultStat } from '../ports';
 import { walkFiles } from '../ports';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { hashBlob } from './objectHash';
 import { IgnoreRules } from './ignoreRules';
 import type { IndexEntry } from './indexFile';
@@ -53,7 +53,7 @@ export class WorktreeStatus {
   async changedFiles(): Promise<string[]> {
     if (this.baseline === null) await this.fullCheck();
     else await this.catchUp(this.baseline);
-    return [...this.changed].sort(compareCodePoints);
+    return sortByCodePoints([...this.changed]);
   }
 
   /** Recomputes everything from HEAD, the index and every file in the working tree. */

@@ -1,6 +1,6 @@
 import { throwIfCancelled } from '../errors';
 import type { VaultPort } from '../ports';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { StringPool } from '../util/ownedString';
 import { Slicer } from '../util/Slicer';
 import { buildIndex, type IndexProgress } from './buildIndex';
@@ -100,7 +100,7 @@ export class GraphIndex {
       for (const [target, from] of links.targets()) if (names.has(target.toLowerCase())) for (const source of from) sources.add(source);
     }
     sources.delete(path);
-    return [...sources].sort(compareCodePoints);
+    return sortByCodePoints([...sources]);
   }
 
   /** The note's unique link targets: resolved paths, or the link text where nothing matches. */
@@ -109,7 +109,7 @@ export class GraphIndex {
     if (!this.state.notes.has(path)) return null;
     const targets = new Set(this.state.links.targetsOf(path));
     targets.delete(path);
-    return [...targets].sort(compareCodePoints);
+    return sortByCodePoints([...targets]);
   }
 
   /** The notes under `folder` (any depth) as indexed: path, mtime and frontmatter properties. */

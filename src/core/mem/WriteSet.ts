@@ -1,5 +1,5 @@
 import type { VaultPort } from '../ports';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 
 /** Enough of a file's state to notice that someone changed it. */
 export interface FileFingerprint {
@@ -108,7 +108,7 @@ export class WriteSet {
       if (entry === undefined) continue;
       if (!sameFingerprint(entry.leftByAgent, await fingerprint(this.vault, path))) changed.push(path);
     }
-    return changed.sort(compareCodePoints);
+    return sortByCodePoints(changed);
   }
 
   has(path: string): boolean {
@@ -125,7 +125,7 @@ export class WriteSet {
 
   /** The recorded paths, sorted. */
   paths(): string[] {
-    return [...this.entries.keys()].sort(compareCodePoints);
+    return sortByCodePoints([...this.entries.keys()]);
   }
 
   /** Path and `existedBefore` of each entry, sorted by path. */

@@ -1,6 +1,6 @@
 import { NotFoundError, WrongKindError } from '../errors';
 import { isProtectedPath } from '../paths/pathPolicy';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { resolvePath } from './resolvePath';
 import type { MemContext } from './MemContext';
 
@@ -24,5 +24,5 @@ export async function listFiles(ctx: MemContext, directoryPath?: string): Promis
   if (info.kind === 'file') throw new WrongKindError(path, 'folder');
   const { files, folders } = await ctx.vault.list(path);
   const visible = (entry: string): boolean => !isProtectedPath(entry, ctx.policy);
-  return [...folders.filter(visible).map((folder) => `${folder}/`), ...files.filter(visible)].sort(compareCodePoints);
+  return sortByCodePoints([...folders.filter(visible).map((folder) => `${folder}/`), ...files.filter(visible)]);
 }

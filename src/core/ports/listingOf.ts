@@ -1,5 +1,5 @@
 import { fromPlatformError, isMissingPathError, platformErrorCode } from '../errors';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import type { VaultListing } from './vault';
 
 /** A directory entry as `fs.readdir(folder, { withFileTypes: true })` gives it (Node, Electron). */
@@ -19,9 +19,9 @@ export function listingOf(folder: string, entries: readonly DirectoryEntry[]): V
     const child = folder === '' ? entry.name : `${folder}/${entry.name}`;
     (entry.isSymbolicLink() ? listing.links : entry.isDirectory() ? listing.folders : listing.files).push(child);
   }
-  listing.files.sort(compareCodePoints);
-  listing.folders.sort(compareCodePoints);
-  listing.links.sort(compareCodePoints);
+  sortByCodePoints(listing.files);
+  sortByCodePoints(listing.folders);
+  sortByCodePoints(listing.links);
   return listing;
 }
 

@@ -1,7 +1,7 @@
 import type { BlobRef } from '../git/treeEdit';
 import { mergeLines } from '../git/threeWayMerge';
 import { FILE_MODE } from '../git/treeObjects';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 
 /** A tree flattened to its files: path → blob and mode. */
 export type FileMap = ReadonlyMap<string, BlobRef>;
@@ -53,7 +53,7 @@ export async function mergeTrees(input: TreeMergeInput): Promise<TreeMergeResult
   const conflicts: { path: string; theirs: BlobRef }[] = [];
   const paths = new Set<string>([...ours.keys(), ...theirs.keys()]);
   for (const base of bases) for (const path of base.keys()) paths.add(path);
-  for (const path of [...paths].sort(compareCodePoints)) {
+  for (const path of sortByCodePoints([...paths])) {
     const mine = ours.get(path) ?? null;
     const other = theirs.get(path) ?? null;
     if (same(mine, other)) continue;

@@ -16,7 +16,7 @@ import { resolveLinks } from '../paths/resolveLinks';
 import { HttpTransportError } from '../ports/http';
 import { decodeText } from '../text/decodeText';
 import { redactSecrets } from '../text/redactSecrets';
-import { compareCodePoints } from '../util/compareCodePoints';
+import { sortByCodePoints } from '../util/compareCodePoints';
 import { assumingRemoteHead } from './assumingRemoteHead';
 import { commitsBetween, isAncestor, mergeBases } from './commitGraph';
 import { conflictCopyName } from './conflictCopyName';
@@ -227,7 +227,7 @@ async function integrate(repo: GitRepository, job: Integration): Promise<{ head:
   // The work tree first: a sync cut short here leaves the branch where it was, and the next one
   // finds these files already as planned ('done') and finishes.
   const files: StagedFile[] = [];
-  for (const path of [...writes.keys()].sort(compareCodePoints)) {
+  for (const path of sortByCodePoints([...writes.keys()])) {
     const entry = writes.get(path) ?? null;
     if (entry === null) {
       await applyRestore(repo, [{ path, content: null }]);

@@ -13,3 +13,15 @@ export function compareCodePoints(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Sorts `values` in place by code point (as `sort(compareCodePoints)` does) and returns them.
+ * Without surrogates, code point order is UTF-16 order, and the engine's own comparison sorts
+ * 10,000 paths several times faster than a comparator called from its sort; a first snapshot's
+ * list of changed paths held a phone's main thread for 50 ms.
+ */
+export function sortByCodePoints(values: string[]): string[] {
+  return values.some((value) => SURROGATE.test(value)) ? values.sort(compareCodePoints) : values.sort();
+}

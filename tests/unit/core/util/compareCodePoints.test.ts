@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints } from '../../../../src/core/util/compareCodePoints';
+import { compareCodePoints, sortByCodePoints } from '../../../../src/core/util/compareCodePoints';
 
 describe('compareCodePoints', () => {
   it('puts characters above U+FFFF after U+E000–U+FFFF', () => {
@@ -20,5 +20,26 @@ describe('compareCodePoints', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  describe('sortByCodePoints', () => {
+    // Few units, so strings share prefixes and meet at the units where the orders differ.
+    const tricky = fc.string({ unit: fc.constantFrom('a', 'b', '/', '\u00e9', '\uFF21', '\uE000', '\uD83D', '\uDE00', '\uD800', '\uDC00') });
+
+    it('sorts in place as sorting with compareCodePoints does, surrogates or not', () => {
+      fc.assert(
+        fc.property(fc.array(fc.oneof(tricky, fc.string({ unit: 'grapheme-ascii' }))), (values) => {
+          const expected = [...values].sort(compareCodePoints);
+          const sorted = sortByCodePoints(values);
+          expect(sorted).toBe(values);
+          expect(sorted).toEqual(expected);
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('puts a character above U+FFFF after U+FF21 among plain paths', () => {
+      expect(sortByCodePoints(['b/😀.md', 'b/\uFF21.md', 'a.md', 'b/z.md'])).toEqual(['a.md', 'b/z.md', 'b/\uFF21.md', 'b/😀.md']);
+    });
   });
 });

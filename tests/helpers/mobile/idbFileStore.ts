@@ -145,8 +145,7 @@ export class IdbFileStore {
       const before = this.entries.get(path);
       const beforeKey = before?.type === 'file' ? bytesKeyOf(path, before) : undefined;
       if (beforeKey !== undefined) staleKeys.push(beforeKey);
-      const bytesKey = this.newBytesKey();
-      return { path, entry: { ...entry, bytesKey }, key: bytesKey, content, appendTo: append === true ? beforeKey : undefined };
+      return { path, entry: { ...entry, bytesKey: this.newBytesKey() }, content, appendTo: append === true ? beforeKey : undefined };
     });
     // The table here and the contents in the worker change at once: a `stat` or a read right after sees the change.
     for (const path of removes) this.forget(path);

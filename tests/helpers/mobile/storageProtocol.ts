@@ -17,11 +17,10 @@ export interface StoredEntry {
 /** A file's content as written: text, or binary. */
 export type StoredData = string | ArrayBuffer;
 
-/** One entry set by a commit, with the content of a file written: under `key`, after the content at `appendTo` when given. */
+/** One entry set by a commit, with the content of a file written (under its `bytesKey`), after the content at `appendTo` when given. */
 export interface StoragePut {
   path: string;
   entry: StoredEntry;
-  key?: string;
   content?: StoredData;
   appendTo?: string;
 }

@@ -5,8 +5,9 @@
  * read reaches the page as a message too, its content a fresh string (or `ArrayBuffer`) made for
  * the page, in a task of its own. `IdbFileStore` talks to it; the protocol is `StorageRequest`.
  *
- * Built as a script of its own (see `mobileHarness.ts`); it imports types only.
+ * Built as a script of its own (see `mobileHarness.ts`).
  */
+import { concatBytes } from '../../../src/core/sync/httpBody';
 import type { StorageReply, StorageRequest, StoredData } from './storageProtocol';
 
 const META = 'meta';
@@ -76,7 +77,7 @@ async function open(name: string): Promise<[string, unknown][]> {
 async function commit(request: Extract<StorageRequest, { op: 'commit' }>): Promise<null> {
   const puts = request.puts.map((put) => (put.appendTo === undefined || put.content === undefined ? put : { ...put, content: joined(contents.get(put.appendTo) ?? '', put.content) }));
   for (const key of request.staleKeys) contents.delete(key);
-  for (const put of puts) if (put.content !== undefined && put.key !== undefined) contents.set(put.key, put.content);
+  for (const { entry, content } of puts) if (content !== undefined && entry.bytesKey !== undefined) contents.set(entry.bytesKey, content);
   const tx = database().transaction([META, DATA], 'readwrite');
   const meta = tx.objectStore(META);
   const data = tx.objectStore(DATA);
@@ -84,7 +85,7 @@ async function commit(request: Extract<StorageRequest, { op: 'commit' }>): Promi
   for (const key of request.staleKeys) data.delete(key);
   for (const put of puts) {
     meta.put(put.entry, put.path);
-    if (put.content !== undefined && put.key !== undefined) data.put(put.content, put.key);
+    if (put.content !== undefined && put.entry.bytesKey !== undefined) data.put(put.content, put.entry.bytesKey);
   }
   await new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
@@ -97,11 +98,8 @@ async function commit(request: Extract<StorageRequest, { op: 'commit' }>): Promi
 /** Text after text stays text; anything else is joined as bytes (text as UTF-8). */
 function joined(before: StoredData, after: StoredData): StoredData {
   if (typeof before === 'string' && typeof after === 'string') return before + after;
-  const [head, tail] = [before, after].map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : new Uint8Array(part))) as [Uint8Array, Uint8Array];
-  const bytes = new Uint8Array(head.byteLength + tail.byteLength);
-  bytes.set(head, 0);
-  bytes.set(tail, head.byteLength);
-  return bytes.buffer;
+  const bytes = (part: StoredData): Uint8Array => (typeof part === 'string' ? new TextEncoder().encode(part) : new Uint8Array(part));
+  return concatBytes([bytes(before), bytes(after)]).buffer as ArrayBuffer;
 }
 
 function database(): IDBDatabase {

@@ -7,7 +7,7 @@ import { sleep } from '../util/sleep';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './objectHash';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
-import { compareEntries, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
+import { compareEntries, comparePaths, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
 import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { ObjectWrites } from './objectWrites';
@@ -174,7 +174,7 @@ export async function rewrittenIndex(
   slicer = new Slicer(),
 ): Promise<{ next: GitIndexData; written: SerializedIndex }> {
   await slicer.maybeYield();
-  const kept = await smudgeRacyEntries(repo, index, index.data.entries.filter((entry) => !replaced.has(entry.path)));
+  const kept = await smudgeRacyEntries(repo, index, keptEntries(index.data.entries, replaced, index.written !== null));
   // A first snapshot replaces every entry of a large vault: merging, ordering and writing them
   // share one slicer (the caller's, when it has one), so that none of those steps adds to
   // another's time on the main thread.
@@ -186,6 +186,37 @@ export async function rewrittenIndex(
 }
 
 /**
+ * `entries` but those of `replaced`'s paths (every stage). In entries known to be in git's order
+ * (the index Recursa wrote last), each path is found by a binary search: one file's commit looked
+ * at every entry of a 10,000-note index to find the one it replaces, 10 ms on a phone. Other
+ * entries, and many paths at once (a first snapshot), are filtered one by one, so an index out of
+ * order still loses exactly those paths.
+ */
+export function keptEntries(entries: readonly IndexEntry[], replaced: ReadonlyMap<string, unknown>, inGitOrder: boolean): IndexEntry[] {
+  if (!inGitOrder || replaced.size * 64 > entries.length) return entries.filter((entry) => !replaced.has(entry.path));
+  const kept: IndexEntry[] = [];
+  let at = 0;
+  for (const path of [...replaced.keys()].sort(comparePaths)) {
+    for (const end = firstAtOrAfter(entries, path, at); at < end; at++) kept.push(entries[at] as IndexEntry);
+    while (at < entries.length && (entries[at] as IndexEntry).path === path) at++;
+  }
+  for (; at < entries.length; at++) kept.push(entries[at] as IndexEntry);
+  return kept;
+}
+
+/** The first place from `from` on whose entry's path does not sort before `path` (`entries.length` if none). */
+function firstAtOrAfter(entries: readonly IndexEntry[], path: string, from: number): number {
+  let low = from;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePaths((entries[middle] as IndexEntry).path, path) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
  * Rewriting the index gives it a new mtime, which would make entries that were racily clean under
  * the old one look trustworthy. Like git, check those few entries now and zero the size of any
  * whose file changed, so every reader looks at that file again.
@@ -194,9 +225,10 @@ async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept
   const indexMtime = index.file?.mtime ?? null;
   // Racy entries are the few written within the index's last second: look at those alone.
   const racy: number[] = [];
-  kept.forEach((entry, at) => {
+  for (let at = 0; at < kept.length; at++) {
+    const entry = kept[at] as IndexEntry;
     if (entry.stage === 0 && isRacy(entry, indexMtime)) racy.push(at);
-  });
+  }
   if (racy.length === 0) return kept;
   const checked = kept.slice();
   await Promise.all(

@@ -289,7 +289,7 @@ export function compareEntries(a: IndexEntry, b: IndexEntry): number {
 }
 
 /** Compares like the paths' UTF-8 bytes would, without encoding them. */
-function comparePaths(a: string, b: string): number {
+export function comparePaths(a: string, b: string): number {
   if (a === b) return 0;
   const shorter = Math.min(a.length, b.length);
   for (let k = 0; k < shorter; k++) {

@@ -14,7 +14,10 @@ export interface IndexSnapshot {
   file: { size: number; mtime: number } | null;
   /** The file's own checksum (its last 20 bytes), to tell a rewrite that kept size and mtime. */
   trailer: string | null;
-  /** The index as Recursa wrote it, when this is the file it wrote: the next write copies what did not change. */
+  /**
+   * The index as Recursa wrote it, when this is the file it wrote: the next write copies what did
+   * not change. Its entries, and so `data.entries`, are in git's order.
+   */
   written: SerializedIndex | null;
 }
 

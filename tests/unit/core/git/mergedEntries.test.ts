@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergedEntries } from '../../../../src/core/git/commitFiles';
+import { keptEntries, mergedEntries } from '../../../../src/core/git/commitFiles';
 import type { IndexEntry } from '../../../../src/core/git/indexFile';
 import { compareCodePoints } from '../../../../src/core/util/compareCodePoints';
 
@@ -45,5 +45,34 @@ describe('mergedEntries', () => {
     expect(mergedEntries(index, [entry('b.md'), entry('a-b.md')]).map((e) => `${e.path}:${e.stage}`)).toEqual(['a-b.md:0', 'a.md:1', 'a.md:2', 'a.md:3', 'b.md:0', 'c.md:0']);
     const unordered = [entry('z.md'), entry('a.md')];
     expect(mergedEntries(unordered, [entry('m.md')]).map((e) => e.path).sort()).toEqual(['a.md', 'm.md', 'z.md']);
+  });
+});
+
+describe('keptEntries', () => {
+  const byFilter = (index: readonly IndexEntry[], replaced: ReadonlyMap<string, unknown>): string[] =>
+    index.filter((e) => !replaced.has(e.path)).map((e) => `${e.path}:${e.stage}`);
+
+  it('takes out every stage of each replaced path, found by search in an index in git\'s order', () => {
+    const path = fc.oneof(fc.constantFrom(...PATHS), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(path, { minLength: 200, maxLength: 260 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        fc.uniqueArray(path, { maxLength: 2 }),
+        (indexPaths, picks, others) => {
+          // Some paths in conflict (stages 1–3), as a merge leaves them.
+          const index = indexPaths.flatMap((p, i) => (i % 17 === 0 ? [entry(p, 1), entry(p, 2), entry(p, 3)] : [entry(p)])).sort(gitOrder);
+          const replaced = new Map<string, null>([...picks.map((n) => indexPaths[n % indexPaths.length] as string), ...others].map((p) => [p, null]));
+          expect(keptEntries(index, replaced, true).map((e) => `${e.path}:${e.stage}`)).toEqual(byFilter(index, replaced));
+        },
+      ),
+      { numRuns: 300, seed: 43 },
+    );
+  });
+
+  it('filters an index not known to be in order, and loses nothing else from it', () => {
+    const unordered = [entry('z.md'), entry('a.md', 2), entry('m.md'), entry('a.md', 1)];
+    const replaced = new Map([['a.md', null]]);
+    expect(keptEntries(unordered, replaced, false).map((e) => e.path)).toEqual(['z.md', 'm.md']);
   });
 });

@@ -52,6 +52,11 @@ export function emptySnapshot(): PostingsSnapshot {
 }
 
 const CHUNK = 1 << 16;
+/**
+ * Numbers used between two looks at the slicer. Placing a chunk's postings writes all over arrays
+ * of megabytes, and a whole chunk held a phone's main thread for 40 ms at 10,000 notes.
+ */
+const PIECE = 1 << 14;
 
 /** Numbers appended in fixed-size typed chunks (no doubling: a large vault never holds a half-empty copy). */
 class ChunkedArray<T extends Uint8Array | Uint16Array | Uint32Array> {
@@ -67,12 +72,20 @@ class ChunkedArray<T extends Uint8Array | Uint16Array | Uint32Array> {
     this.length += 1;
   }
 
-  /** Calls `use` with each chunk and how much of it is filled, letting each chunk go once used. */
-  async drain(use: (chunk: T, length: number) => void, slicer: Slicer): Promise<void> {
+  /**
+   * Calls `use` with the numbers in order, a piece at a time (a view, and its length), letting each
+   * chunk go once used.
+   */
+  async drain(use: (piece: T, length: number) => void, slicer: Slicer): Promise<void> {
     for (let i = 0; i < this.chunks.length; i += 1) {
-      use(this.chunks[i] as T, Math.min(CHUNK, this.length - i * CHUNK));
+      const chunk = this.chunks[i] as T;
+      const filled = Math.min(CHUNK, this.length - i * CHUNK);
+      for (let from = 0; from < filled; from += PIECE) {
+        const to = Math.min(filled, from + PIECE);
+        use(chunk.subarray(from, to) as T, to - from);
+        await slicer.maybeYield();
+      }
       this.chunks[i] = this.make(0);
-      await slicer.maybeYield();
     }
     this.chunks.length = 0;
     this.length = 0;
@@ -192,7 +205,7 @@ export class PostingsBuilder {
     for (let i = 0; i < count; i += 1) {
       const key = (keys[i] = sortKey(keys[i] as number));
       starts[key + 1] = (starts[key + 1] as number) + 1;
-      if ((i & 0xffff) === 0xffff) await slicer.maybeYield();
+      if ((i & (PIECE - 1)) === PIECE - 1) await slicer.maybeYield();
     }
     for (let i = 1; i < starts.length; i += 1) starts[i] = (starts[i] as number) + (starts[i - 1] as number);
     const next = starts.slice(0, starts.length - 1);

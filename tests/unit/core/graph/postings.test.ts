@@ -101,6 +101,29 @@ describe('the postings builder', () => {
     expectSnapshotOf(snapshot, modelOf(documents));
   });
 
+  it('gives way at least every 16,384 postings while it places them', async () => {
+    // How often finishing looks at its slicer; only the postings differ between the two corpora
+    // (the same terms), and each of the three passes over them (join the keys, rank them, place
+    // them) is to look after every 16,384 or fewer: 75,000 more postings, at least 3 × 4 more looks.
+    const looksFor = async (documents: Posting[][]): Promise<number> => {
+      const builder = new PostingsBuilder();
+      documents.forEach((postings, document) => {
+        for (const { term, field, frequency } of postings) builder.add(document, field, term, frequency);
+      });
+      let looks = 0;
+      const slicer = new Slicer(1);
+      const look = slicer.maybeYield.bind(slicer);
+      slicer.maybeYield = () => {
+        looks += 1;
+        return look();
+      };
+      expectSnapshotOf(await builder.finish(slicer), modelOf(documents));
+      return looks;
+    };
+    const fewer = await looksFor(largeCorpus(25_000));
+    expect((await looksFor(largeCorpus(50_000))) - fewer).toBeGreaterThanOrEqual(12);
+  });
+
   it('clamps frequencies at 15 and keeps those below, two to a byte', async () => {
     const builder = new PostingsBuilder();
     builder.add(0, 0, 'a', 14);

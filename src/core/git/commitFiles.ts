@@ -250,7 +250,7 @@ async function smudgeRacyEntries(repo: GitRepository, index: IndexSnapshot, kept
  * `serializeIndexReusing` puts it in order.
  */
 export function mergedEntries(index: readonly IndexEntry[], added: readonly IndexEntry[]): IndexEntry[] {
-  const adding = [...added].sort(compareEntries);
+  const adding = sortedEntries(added);
   const merged: IndexEntry[] = [];
   let at = 0;
   for (const entry of adding) {
@@ -259,6 +259,22 @@ export function mergedEntries(index: readonly IndexEntry[], added: readonly Inde
   }
   for (; at < index.length; at++) merged.push(index[at] as IndexEntry);
   return merged;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * `entries` in git's order. Distinct paths without surrogates (nearly always) are sorted by the
+ * engine's own string order, which is then the order of their UTF-8 bytes: a first snapshot's
+ * 10,000 entries sorted with a comparator held a phone's main thread for 80 ms in one task.
+ */
+function sortedEntries(entries: readonly IndexEntry[]): IndexEntry[] {
+  const byPath = new Map<string, IndexEntry>();
+  for (const entry of entries) {
+    if (byPath.has(entry.path) || SURROGATE.test(entry.path)) return [...entries].sort(compareEntries);
+    byPath.set(entry.path, entry);
+  }
+  return [...byPath.keys()].sort().map((path) => byPath.get(path) as IndexEntry);
 }
 
 /** The first place from `from` on whose entry sorts after `entry` (`index.length` if none). */

@@ -40,6 +40,22 @@ describe('mergedEntries', () => {
     );
   });
 
+  it('puts added entries given in any order in git\'s order, many at once as a first snapshot adds them', () => {
+    // No surrogates here (UTF-16 order is then code point order); U+E000 and U+FF61 are where
+    // UTF-16 order parts from UTF-8's once surrogates are about.
+    const path = fc.string({ unit: fc.constantFrom('a', 'B', '/', '-', '.', 'é', '\uE000', '\uFF61', '漢'), minLength: 1, maxLength: 7 });
+    fc.assert(
+      fc.property(fc.uniqueArray(path, { maxLength: 40 }), fc.uniqueArray(path, { minLength: 1, maxLength: 300 }), (indexPaths, addedPaths) => {
+        const index = indexPaths.filter((p) => !addedPaths.includes(p)).map((p) => entry(p)).sort(gitOrder);
+        const added = addedPaths.map((p) => entry(p));
+        expect(mergedEntries(index, added).map((e) => e.path)).toEqual([...index, ...added].sort(gitOrder).map((e) => e.path));
+      }),
+      { numRuns: 200, seed: 44 },
+    );
+    // A path added twice (two stages) is sorted by stage too.
+    expect(mergedEntries([], [entry('b.md', 3), entry('a.md'), entry('b.md', 1)]).map((e) => `${e.path}:${e.stage}`)).toEqual(['a.md:0', 'b.md:1', 'b.md:3']);
+  });
+
   it('keeps conflict stages of a path together, in stage order, and loses nothing from an index out of order', () => {
     const index = [entry('a.md', 1), entry('a.md', 2), entry('a.md', 3), entry('c.md')];
     expect(mergedEntries(index, [entry('b.md'), entry('a-b.md')]).map((e) => `${e.path}:${e.stage}`)).toEqual(['a-b.md:0', 'a.md:1', 'a.md:2', 'a.md:3', 'b.md:0', 'c.md:0']);

@@ -1,7 +1,7 @@
 import type { Slicer } from '../util/Slicer';
 import { StringMap, StringSet } from '../util/StringMap';
 import { LinkResolver } from './resolveLink';
-import { addToSet, removeFromSet } from './setsByKey';
+import { SetsByKey } from './setsByKey';
 
 /** A note's links in order, read by position (`NoteFacts` keeps them packed, not as objects). */
 export interface LinkList {
@@ -32,21 +32,21 @@ export class LinkGraph {
    * strings alone, as the lines are the links' own (`outgoingOf` pairs them when asked).
    */
   private readonly outgoing = new Map<string, readonly string[]>();
-  /** Target → the notes linking to it (each once; lists, as a vault has one per page and most are short). */
-  private readonly incoming = new StringMap<string[]>();
+  /** Target → the notes linking to it. */
+  private readonly incoming = new SetsByKey();
   /**
    * Link name (see `nameKey`) → the link texts of that name that resolved to no file, whose notes
    * are in `incoming` under the text. A text can outlive its last link here; it is dropped when read.
    */
-  private readonly unresolved = new StringMap<Set<string>>();
+  private readonly unresolved = new SetsByKey(StringSet);
   /** Alias name (see `nameKey`) → the notes with an alias of that name. */
-  private readonly aliasNames = new StringMap<Set<string>>();
+  private readonly aliasNames = new SetsByKey();
   /**
    * Link name → notes with a link of that name that resolved to a file of another name, not by an
    * alias (a text with `.` or `..` in it, say): found here, as no file or alias of its name leads
    * to them. A note can outlive such a link here; it is then resolved again for nothing.
    */
-  private readonly oddlyResolved = new StringMap<Set<string>>();
+  private readonly oddlyResolved = new SetsByKey();
   /** Notes with a link whose name its text does not tell (it ends in `.` or `..`): resolved again on every change of name. */
   private readonly anyName = new Set<string>();
   /**
@@ -111,7 +111,7 @@ export class LinkGraph {
       resolved.push(target);
     }
     this.outgoing.set(path, resolved);
-    for (const target of resolved) if (target !== path) addTo(this.incoming, target, path);
+    for (const target of resolved) if (target !== path) this.incoming.add(target, path);
     this.restored.add(path);
   }
 
@@ -179,8 +179,8 @@ export class LinkGraph {
   }
 
   private setAliasNames(path: string, aliases: readonly string[]): void {
-    for (const alias of this.aliases.get(path) ?? EMPTY) removeFromSet(this.aliasNames, nameKey(alias), path);
-    for (const alias of aliases) addToSet(this.aliasNames, nameKey(alias), path);
+    for (const alias of this.aliases.get(path) ?? EMPTY) this.aliasNames.delete(nameKey(alias), path);
+    for (const alias of aliases) this.aliasNames.add(nameKey(alias), path);
   }
 
   /** A file or alias changed during a bulk load: restored resolutions no longer hold. */
@@ -218,7 +218,7 @@ export class LinkGraph {
   }
 
   incomingOf(target: string): readonly string[] {
-    return this.incoming.get(target) ?? EMPTY;
+    return this.incoming.values(target);
   }
 
   /** Every target with its linking notes: resolved paths and unresolved link texts. */
@@ -248,7 +248,7 @@ export class LinkGraph {
       targets.push(target ?? text);
     }
     this.outgoing.set(path, targets);
-    for (const target of targets) if (target !== path) addTo(this.incoming, target, path);
+    for (const target of targets) if (target !== path) this.incoming.add(target, path);
   }
 
   /** Records what `sourcesNamed` needs of a link of `path` to `text` that resolved to `target` (null: none). */
@@ -258,8 +258,8 @@ export class LinkGraph {
     if (target !== null && plain) return;
     const name = this.linkKey(text);
     if (name === '.' || name === '..') this.anyName.add(path);
-    if (target === null) addToSet(this.unresolved, name, text, StringSet);
-    else if (!this.resolver.filesNamed(name).has(target) && this.aliasNames.get(name)?.has(target) !== true) addToSet(this.oddlyResolved, name, path);
+    if (target === null) this.unresolved.add(name, text);
+    else if (!this.resolver.isFileNamed(name, target) && !this.aliasNames.has(name, target)) this.oddlyResolved.add(name, path);
   }
 
   /**
@@ -270,21 +270,18 @@ export class LinkGraph {
   private sourcesNamed(names: readonly string[]): Set<string> {
     const sources = new Set(this.anyName);
     const linkingTo = (target: string): void => {
-      for (const source of this.incoming.get(target) ?? EMPTY) sources.add(source);
+      for (const source of this.incoming.values(target)) sources.add(source);
     };
     for (const name of new Set(names)) {
-      for (const file of [...this.resolver.filesNamed(name), ...(this.aliasNames.get(name) ?? [])]) {
+      for (const file of [...this.resolver.filesNamed(name), ...this.aliasNames.values(name)]) {
         linkingTo(file);
         if (this.links.has(file)) sources.add(file);
       }
-      for (const source of this.oddlyResolved.get(name) ?? EMPTY) sources.add(source);
-      const texts = this.unresolved.get(name);
-      if (texts === undefined) continue;
-      for (const text of texts) {
-        if (this.incoming.has(text)) linkingTo(text);
-        else texts.delete(text);
+      for (const source of this.oddlyResolved.values(name)) sources.add(source);
+      for (const text of this.unresolved.values(name)) {
+        if (this.incoming.size(text) > 0) linkingTo(text);
+        else this.unresolved.delete(name, text);
       }
-      if (texts.size === 0) this.unresolved.delete(name);
     }
     return sources;
   }
@@ -296,7 +293,7 @@ export class LinkGraph {
 
   private dropEdges(path: string): void {
     this.changes += 1;
-    for (const target of this.outgoing.get(path) ?? []) removeFrom(this.incoming, target, path);
+    for (const target of this.outgoing.get(path) ?? []) this.incoming.delete(target, path);
     this.outgoing.delete(path);
   }
 }
@@ -321,23 +318,3 @@ function nameKey(text: string): string {
 const SLASH = 0x2f;
 const DOT = 0x2e;
 
-/**
- * Adds `value` under `key` once. A note's entries are added together (after its old ones are
- * removed), so a repeat — a second link to the same page — is always the last entry.
- */
-function addTo(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else if (list[list.length - 1] !== value) list.push(value);
-}
-
-function removeFrom(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list === undefined) return;
-  const at = list.indexOf(value);
-  if (at < 0) return;
-  // Order does not matter (answers are sorted): the last entry takes the removed one's place.
-  list[at] = list[list.length - 1] as string;
-  list.pop();
-  if (list.length === 0) map.delete(key);
-}

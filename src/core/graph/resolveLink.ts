@@ -1,6 +1,6 @@
 import { compareCodePoints } from '../util/compareCodePoints';
 import { StringMap } from '../util/StringMap';
-import { addToSet, removeFromSet } from './setsByKey';
+import { SetsByKey } from './setsByKey';
 
 /**
  * The files of a vault, indexed for resolving link text the way Obsidian does: by full or
@@ -11,10 +11,10 @@ export class LinkResolver {
   /** Lower-case path → path, for every file. */
   private readonly byPath = new StringMap<string>();
   /** Lower-case file name without `.md` for notes (with its extension otherwise) → paths. */
-  private readonly byName = new StringMap<Set<string>>();
+  private readonly byName = new SetsByKey();
   /** Lower-case alias → note paths. */
-  private readonly byAlias = new StringMap<Set<string>>();
-  private readonly aliasesOf = new Map<string, string[]>();
+  private readonly byAlias = new SetsByKey();
+  private readonly aliasesOf = new Map<string, readonly string[]>();
   /** Answers since the files last changed, by linking folder and text: a vault resolves the same few names again and again. */
   private readonly answers = new StringMap<string | null>();
   /** Answers that hold from every folder (a plain name matching at most one file or alias), by text. */
@@ -24,13 +24,13 @@ export class LinkResolver {
     if (this.byPath.get(path.toLowerCase()) === path) return;
     this.forgetAnswers();
     this.byPath.set(path.toLowerCase(), path);
-    addToSet(this.byName, nameKey(path), path);
+    this.byName.add(nameKey(path), path);
   }
 
   removeFile(path: string): void {
     this.forgetAnswers();
     this.byPath.delete(path.toLowerCase());
-    removeFromSet(this.byName, nameKey(path), path);
+    this.byName.delete(nameKey(path), path);
     this.setAliases(path, []);
   }
 
@@ -38,10 +38,10 @@ export class LinkResolver {
     const before = this.aliasesOf.get(path) ?? [];
     if (before.length === aliases.length && before.every((alias, i) => alias === aliases[i])) return;
     this.forgetAnswers();
-    for (const alias of before) removeFromSet(this.byAlias, alias.toLowerCase(), path);
+    for (const alias of before) this.byAlias.delete(alias.toLowerCase(), path);
     if (aliases.length === 0) this.aliasesOf.delete(path);
-    else this.aliasesOf.set(path, [...aliases]);
-    for (const alias of aliases) addToSet(this.byAlias, alias.toLowerCase(), path);
+    else this.aliasesOf.set(path, aliases);
+    for (const alias of aliases) this.byAlias.add(alias.toLowerCase(), path);
   }
 
   private forgetAnswers(): void {
@@ -54,8 +54,13 @@ export class LinkResolver {
   }
 
   /** The files of a name: the last part of their path, lower-cased, without `.md` for notes. */
-  filesNamed(name: string): ReadonlySet<string> {
-    return this.byName.get(name) ?? NO_FILES;
+  filesNamed(name: string): string[] {
+    return this.byName.values(name);
+  }
+
+  /** Whether `path` is a file of that name. */
+  isFileNamed(name: string, path: string): boolean {
+    return this.byName.has(name, path);
   }
 
   has(path: string): boolean {
@@ -85,7 +90,7 @@ export class LinkResolver {
    */
   private sameFromEveryFolder(text: string): boolean {
     if (text.includes('/') || text.startsWith('.')) return false;
-    return (this.byName.get(text.toLowerCase().replace(/\.md$/, ''))?.size ?? 0) <= 1 && (this.byAlias.get(text.toLowerCase())?.size ?? 0) <= 1;
+    return this.byName.size(text.toLowerCase().replace(/\.md$/, '')) <= 1 && this.byAlias.size(text.toLowerCase()) <= 1;
   }
 
   private resolveUncached(text: string, folder: string): string | null {
@@ -102,15 +107,15 @@ export class LinkResolver {
     }
     // By name: the files whose path ends with the link text, nearest first.
     const lastSegment = text.slice(text.lastIndexOf('/') + 1);
-    const names = this.byName.get(lastSegment.toLowerCase().replace(/\.md$/, '')) ?? new Set<string>();
+    const names = this.byName.values(lastSegment.toLowerCase().replace(/\.md$/, ''));
     const suffixes = withMd.map((candidate) => `/${candidate.toLowerCase()}`);
-    const matches = [...names].filter((path) => {
+    const matches = names.filter((path) => {
       const lower = `/${path.toLowerCase()}`;
       return suffixes.some((suffix) => lower.endsWith(suffix));
     });
     const best = nearest(matches, folder);
     if (best !== null) return best;
-    return nearest([...(this.byAlias.get(text.toLowerCase()) ?? [])], folder);
+    return nearest(this.byAlias.values(text.toLowerCase()), folder);
   }
 }
 
@@ -122,8 +127,6 @@ function nearest(paths: string[], folder: string): string | null {
   if (local !== undefined) return local;
   return [...paths].sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length || compareCodePoints(a, b))[0] as string;
 }
-
-const NO_FILES: ReadonlySet<string> = new Set();
 
 function nameKey(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();

@@ -1,6 +1,6 @@
 import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
-import { sortByCodePoints } from '../util/compareCodePoints';
+import { hasSurrogate, sortByCodePoints } from '../util/compareCodePoints';
 import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
 import { sleep } from '../util/sleep';
@@ -197,23 +197,11 @@ export function keptEntries(entries: readonly IndexEntry[], replaced: ReadonlyMa
   const kept: IndexEntry[] = [];
   let at = 0;
   for (const path of [...replaced.keys()].sort(comparePaths)) {
-    for (const end = firstAtOrAfter(entries, path, at); at < end; at++) kept.push(entries[at] as IndexEntry);
+    for (const end = firstFrom(entries, at, (entry) => comparePaths(entry.path, path) >= 0); at < end; at++) kept.push(entries[at] as IndexEntry);
     while (at < entries.length && (entries[at] as IndexEntry).path === path) at++;
   }
   for (; at < entries.length; at++) kept.push(entries[at] as IndexEntry);
   return kept;
-}
-
-/** The first place from `from` on whose entry's path does not sort before `path` (`entries.length` if none). */
-function firstAtOrAfter(entries: readonly IndexEntry[], path: string, from: number): number {
-  let low = from;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (comparePaths((entries[middle] as IndexEntry).path, path) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
@@ -254,14 +242,12 @@ export function mergedEntries(index: readonly IndexEntry[], added: readonly Inde
   const merged: IndexEntry[] = [];
   let at = 0;
   for (const entry of adding) {
-    for (const end = placeAfter(index, entry, at); at < end; at++) merged.push(index[at] as IndexEntry);
+    for (const end = firstFrom(index, at, (other) => compareEntries(other, entry) > 0); at < end; at++) merged.push(index[at] as IndexEntry);
     merged.push(entry);
   }
   for (; at < index.length; at++) merged.push(index[at] as IndexEntry);
   return merged;
 }
-
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * `entries` in git's order. Distinct paths without surrogates (nearly always) are sorted by the
@@ -271,20 +257,23 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 function sortedEntries(entries: readonly IndexEntry[]): IndexEntry[] {
   const byPath = new Map<string, IndexEntry>();
   for (const entry of entries) {
-    if (byPath.has(entry.path) || SURROGATE.test(entry.path)) return [...entries].sort(compareEntries);
+    if (byPath.has(entry.path) || hasSurrogate(entry.path)) return [...entries].sort(compareEntries);
     byPath.set(entry.path, entry);
   }
   return [...byPath.keys()].sort().map((path) => byPath.get(path) as IndexEntry);
 }
 
-/** The first place from `from` on whose entry sorts after `entry` (`index.length` if none). */
-function placeAfter(index: readonly IndexEntry[], entry: IndexEntry, from: number): number {
+/**
+ * The first place from `from` on whose entry is `past` (`entries.length` if none), by a binary
+ * search: `past` must hold for every entry after one it holds for, as git's order gives.
+ */
+function firstFrom(entries: readonly IndexEntry[], from: number, past: (entry: IndexEntry) => boolean): number {
   let low = from;
-  let high = index.length;
+  let high = entries.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareEntries(index[middle] as IndexEntry, entry) <= 0) low = middle + 1;
-    else high = middle;
+    if (past(entries[middle] as IndexEntry)) high = middle;
+    else low = middle + 1;
   }
   return low;
 }

@@ -19,10 +19,9 @@ import {
   type IndexEntry,
   type IndexExtension,
 } from './indexFile';
+import { writeUtf8 } from '../text/utf8Text';
 import { Slicer } from '../util/Slicer';
 import { sha1, writeHex } from './sha1';
-
-const pathEncoder = new TextEncoder();
 
 /** What an index to write holds. */
 export interface IndexToWrite {
@@ -211,11 +210,7 @@ function writeEntry(out: Uint8Array, view: DataView, pos: number, entry: IndexEn
     view.setUint16(nameStart, extended);
     nameStart += 2;
   }
-  if (length === path.length) {
-    for (let c = 0; c < length; c++) out[nameStart + c] = path.charCodeAt(c);
-  } else {
-    pathEncoder.encodeInto(path, out.subarray(nameStart, nameStart + length));
-  }
+  writeUtf8(out, nameStart, path);
   // The padding NULs are already there: the buffer starts zeroed.
   return pos + entrySize(entry, length);
 }

@@ -1,3 +1,4 @@
+import { writeUtf8 } from '../text/utf8Text';
 import { compareCodePoints } from '../util/compareCodePoints';
 import { writeHex } from './sha1';
 
@@ -47,16 +48,4 @@ function compareTreeEntries(a: TreeEntry, b: TreeEntry): number {
 function inGitOrder(entries: readonly TreeEntry[]): boolean {
   for (let i = 1; i < entries.length; i++) if (compareTreeEntries(entries[i - 1] as TreeEntry, entries[i] as TreeEntry) >= 0) return false;
   return true;
-}
-
-const encoder = new TextEncoder();
-
-/** Writes `text` as UTF-8 at `at` (room for three bytes per code unit assumed); where it ends. */
-function writeUtf8(out: Uint8Array, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0x80) return at + encoder.encodeInto(text, out.subarray(at)).written;
-    out[at + i] = unit;
-  }
-  return at + text.length;
 }

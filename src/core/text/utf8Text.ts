@@ -1,6 +1,21 @@
 import type { Slicer } from '../util/Slicer';
 
 const NEWLINE = 0x0a;
+const encoder = new TextEncoder();
+
+/**
+ * Writes `text` as UTF-8 into `out` at `at` (room for it assumed: at most three bytes per UTF-16
+ * code unit); gives where it ends. ASCII, which names in a vault nearly always are, is copied a
+ * code unit at a time, with no call into the encoder.
+ */
+export function writeUtf8(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x80) return at + encoder.encodeInto(text, out.subarray(at)).written;
+    out[at + i] = unit;
+  }
+  return at + text.length;
+}
 // Exactly the text: a leading byte-order mark stays.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 

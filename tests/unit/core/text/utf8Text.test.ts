@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayContainLowered, splitUtf8Lines, utf8Lines } from '../../../../src/core/text/utf8Text';
+import { mayContainLowered, splitUtf8Lines, utf8Lines, writeUtf8 } from '../../../../src/core/text/utf8Text';
 import { Slicer } from '../../../../src/core/util/Slicer';
 
 const text = fc.array(fc.oneof(fc.constantFrom('\n', '\r\n', '\ufeff', 'é', '東京', '😀', ' '), fc.string({ maxLength: 6 })), { maxLength: 30 }).map((parts) => parts.join(''));
@@ -66,6 +66,25 @@ describe('splitUtf8Lines', () => {
         expect(await splitUtf8Lines(new TextEncoder().encode(wellFormed), new Slicer(0), chunk)).toEqual(wellFormed.split('\n'));
       }),
       { numRuns: 300, seed: 8 },
+    );
+  });
+});
+
+describe('writeUtf8', () => {
+  it('writes what TextEncoder gives, where it is asked, and says where it ends', () => {
+    const names = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '/', 'é', '漢', '😀', '\uD800', '\uDC00', '\uFFFD'), maxLength: 12 });
+    fc.assert(
+      fc.property(names, fc.nat({ max: 5 }), (value, at) => {
+        const out = new Uint8Array(at + value.length * 3 + 1).fill(0xaa);
+        const end = writeUtf8(out, at, value);
+        const expected = new TextEncoder().encode(value);
+        expect(end).toBe(at + expected.length);
+        expect([...out.subarray(at, end)]).toEqual([...expected]);
+        // Nothing before it or after it is touched.
+        expect(out.subarray(0, at).every((byte) => byte === 0xaa)).toBe(true);
+        expect(out.subarray(end).every((byte) => byte === 0xaa)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -138,9 +138,11 @@ export async function commitStaged(
     // "decided", not after it. A failure between the two leaves a line for a commit that is
     // stored but not on the branch, which git reads as it reads its own after a crash there.
     const logged = head.branch === null ? ['HEAD'] : ['HEAD', `refs/heads/${head.branch}`];
+    const staged = repo.index.staged();
     await settleAll([
       update.decide(),
       appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: hash, who: signature, message: commitReflogMessage(message, head.oid === null) }),
+      staged,
     ]);
     await repo.reached('locks-staged');
     await repo.reached('reflog-written');
@@ -156,7 +158,7 @@ export async function commitStaged(
     await settleAll([update.commit(indexPath), moveBranch()]);
     await repo.reached('index-moved');
     await update.apply();
-    await repo.index.adopt(nextIndex, written);
+    await repo.index.adopt(nextIndex, written, await staged);
     return { hash, changed: sortByCodePoints([...changes.keys()]) };
   } finally {
     await update.release();

@@ -21,6 +21,16 @@ export interface IndexSnapshot {
   written: SerializedIndex | null;
 }
 
+/** The index file's lock as looked at before it was moved into place (see `IndexCache.adopt`). */
+export interface StagedIndex {
+  lock: { size: number; mtime: number } | null;
+  /** `Date.now()` after that look, before the move. */
+  lookedAt: number;
+}
+
+/** Not yet known to match the file: its bytes are compared before its stat is trusted. */
+const UNCONFIRMED = Number.NEGATIVE_INFINITY;
+
 /**
  * How long after its mtime a file can still be rewritten without its mtime changing: file times
  * are whole seconds on HFS+ and ext3 and two on FAT, and where they carry milliseconds they still
@@ -78,17 +88,40 @@ export class IndexCache {
     return this.parse(await this.vault.readBinary(this.path), info, now);
   }
 
-  /** Takes the index Recursa itself just wrote (`written`), so the next read need not parse it again. */
-  async adopt(data: GitIndexData, written: SerializedIndex): Promise<IndexSnapshot> {
-    const now = Date.now();
+  /** The new index in its lock, looked at just before the lock is moved into place (see `adopt`). */
+  async staged(): Promise<StagedIndex> {
+    const lock = await this.vault.stat(`${this.path}.lock`);
+    return { lock: lock === null ? null : { size: lock.size, mtime: lock.mtime }, lookedAt: Date.now() };
+  }
+
+  /**
+   * Takes the index Recursa itself just wrote and moved into place (`written`), so the next read
+   * need not parse it again. `staged` is its lock as looked at before the move: once the move gave
+   * the lock up, another program may have replaced the file before it is looked at here, and this
+   * process's entries must not pass for that file's. So the file is taken for this index only when
+   * it has the lock's size and mtime, and as known to match only from before the move (a rewrite
+   * after it could keep both only within a tick of that mtime). Any other file is compared by its
+   * bytes before it is trusted.
+   */
+  async adopt(data: GitIndexData, written: SerializedIndex, staged: StagedIndex): Promise<IndexSnapshot | null> {
+    const info = await this.vault.stat(this.path);
+    if (info === null) {
+      this.forget();
+      return null;
+    }
     // The entries as written: in git's order, which `written` put them in if `data`'s were not.
     const entries = written.entries === data.entries ? data.entries : [...written.entries];
-    return this.keep(snapshotOf({ ...data, entries }, await this.vault.stat(this.path), trailerOf(written.bytes), written), now);
+    const moved = staged.lock !== null && sameFile(staged.lock, info);
+    return this.keep(snapshotOf({ ...data, entries }, info, trailerOf(written.bytes), written), moved ? staged.lookedAt : UNCONFIRMED);
   }
 
   /** Stops the pending confirmation and lets the snapshot go. */
   close(): void {
     this.closed = true;
+    this.forget();
+  }
+
+  private forget(): void {
     if (this.confirming !== null) clearTimeout(this.confirming);
     this.confirming = null;
     this.snapshot = null;
@@ -98,14 +131,17 @@ export class IndexCache {
     return this.keep(snapshotOf(await parseIndex(bytes), info, trailerOf(bytes), null), now);
   }
 
-  private keep(snapshot: IndexSnapshot, now: number): IndexSnapshot {
+  /** Keeps `snapshot`, known to match the file at `confirmedAt`; compares the bytes once more after the tick if that is too soon to trust its stat. */
+  private keep(snapshot: IndexSnapshot, confirmedAt: number): IndexSnapshot {
     this.snapshot = snapshot;
-    this.confirmedAt = now;
+    this.confirmedAt = confirmedAt;
     if (this.confirming !== null) clearTimeout(this.confirming);
     this.confirming = null;
     const { file } = snapshot;
     const tick = file === null ? 0 : tickOf(file.mtime);
-    if (!this.closed && file !== null && now - file.mtime < tick) {
+    if (!this.closed && file !== null && confirmedAt - file.mtime < tick) {
+      // At most a tick: a file time ahead of this clock must not put the look off for long.
+      const wait = Math.min(Math.max(file.mtime + tick - Date.now(), 0), tick) + 1;
       this.confirming = setTimeout(() => {
         this.confirming = null;
         const confirmation = this.read()
@@ -114,7 +150,7 @@ export class IndexCache {
             if (this.confirmation === confirmation) this.confirmation = null;
           });
         this.confirmation = confirmation;
-      }, Math.min(file.mtime + tick - now, tick) + 1);
+      }, wait);
       // Node: a command-line run ends without waiting for it.
       (this.confirming as { unref?: () => void }).unref?.();
     }

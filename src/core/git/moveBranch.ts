@@ -52,10 +52,11 @@ export async function moveBranch(repo: GitRepository, move: BranchMove): Promise
     await appendReflog(repo.vault, repo.gitdir, logged, { from: head.oid, to: move.to, who: move.who, message: move.message });
     await update.commit(head.refFile);
     await move.reached?.('ref-moved');
+    const staged = await repo.index.staged();
     await update.commit(indexPath);
     await move.reached?.('index-moved');
     await update.apply();
-    await repo.index.adopt(next, written);
+    await repo.index.adopt(next, written, staged);
     return true;
   } finally {
     await update.release();

@@ -1,6 +1,8 @@
-import { stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseIndex } from '../../../../src/core/git/indexFile';
+import { serializeIndexReusing } from '../../../../src/core/git/indexSerialize';
 import { IndexCache } from '../../../../src/core/git/indexState';
 import type { VaultPort } from '../../../../src/core/ports';
 import { NodeVaultPort } from '../../../../src/node/NodeVaultPort';
@@ -118,6 +120,70 @@ describe('the cached index', () => {
     cache.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(reads()).toBe(1);
+  });
+
+  describe('adopting the index it has just moved into place', () => {
+    /** The index git wrote, with `a.md`'s entry given `oid`: what a commit of this process would stage in the lock. */
+    async function stageOwnIndex(oid: string): Promise<{ data: Awaited<ReturnType<typeof parseIndex>>; written: Awaited<ReturnType<typeof serializeIndexReusing>> }> {
+      const current = await parseIndex(new Uint8Array(await readFile(join(temp.dir, '.git/index'))));
+      const data = { ...current, entries: current.entries.map((entry) => ({ ...entry, oid })) };
+      const written = await serializeIndexReusing(data, null);
+      await writeFile(join(temp.dir, '.git/index.lock'), written.bytes);
+      return { data, written };
+    }
+    const OWN = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c591b';
+    const longAgo = new Date(Date.now() - 60_000);
+
+    it('trusts its stat at once when the lock it moved was older than a tick, without reading it back', async () => {
+      const { port: watched, reads } = counting(port);
+      const cache = new IndexCache(watched);
+      const { data, written } = await stageOwnIndex(OWN);
+      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const staged = await cache.staged();
+      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      await cache.adopt(data, written, staged);
+      expect((await cache.read()).byPath.get('a.md')?.oid).toBe(OWN);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(reads()).toBe(0);
+      cache.close();
+    });
+
+    it('does not take the index another program put in place right after the move for its own', async () => {
+      const cache = new IndexCache(port);
+      const { data, written } = await stageOwnIndex(OWN);
+      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const staged = await cache.staged();
+      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      // The move gave the lock up: git takes it, and writes an index of its own, before this process looks.
+      await writeFile(join(temp.dir, 'b.md'), 'second\n');
+      gitCli(temp.dir, 'add', 'b.md');
+      // This process is slow to look (a loaded machine): longer than a tick after git's write.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await cache.adopt(data, written, staged);
+      const read = await cache.read();
+      expect([...read.byPath.keys()]).toEqual(['a.md', 'b.md']);
+      expect(read.byPath.get('a.md')?.oid).toBe(gitCli(temp.dir, 'rev-parse', ':a.md').trim());
+      cache.close();
+    });
+
+    it('compares the bytes once where the platform writes the file anew instead of renaming the lock', async () => {
+      const { port: watched, reads } = counting(port);
+      const cache = new IndexCache(watched);
+      const { data, written } = await stageOwnIndex(OWN);
+      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const staged = await cache.staged();
+      // A phone's adapter cannot rename over a file: it writes the bytes over it and removes the lock.
+      await writeFile(join(temp.dir, '.git/index'), written.bytes);
+      await port.remove('.git/index.lock');
+      await setIndexTime(Date.now() - 30_000);
+      await cache.adopt(data, written, staged);
+      // Compared by itself, at once (the file is older than a tick), and then trusted.
+      await vi.waitFor(() => expect(reads()).toBe(1), { timeout: 2_000, interval: 10 });
+      expect((await cache.read()).byPath.get('a.md')?.oid).toBe(OWN);
+      await cache.read();
+      expect(reads()).toBe(1);
+      cache.close();
+    });
   });
 
   /** Sets the index's mtime to `ms`, moved off a whole second so it reads as a fine file time. */

@@ -38,7 +38,7 @@ const UNCONFIRMED = Number.NEGATIVE_INFINITY;
  * taken for a coarse file system; a fine one gives such a time once in a thousand writes, which
  * costs only a read.
  */
-function tickOf(mtime: number): number {
+export function tickOf(mtime: number): number {
   return mtime % 1000 === 0 ? 2_000 : 100;
 }
 
@@ -90,7 +90,9 @@ export class IndexCache {
 
   /** The new index in its lock, looked at just before the lock is moved into place (see `adopt`). */
   async staged(): Promise<StagedIndex> {
-    const lock = await this.vault.stat(`${this.path}.lock`);
+    // Only an aid to the next read: a look that fails leaves that read to compare the bytes, and
+    // must not fail a commit that goes through.
+    const lock = await this.vault.stat(`${this.path}.lock`).catch(() => null);
     return { lock: lock === null ? null : { size: lock.size, mtime: lock.mtime }, lookedAt: Date.now() };
   }
 

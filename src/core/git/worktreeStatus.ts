@@ -4,7 +4,7 @@ import { sortByCodePoints } from '../util/compareCodePoints';
 import { hashBlob } from './objectHash';
 import { IgnoreRules } from './ignoreRules';
 import type { IndexEntry } from './indexFile';
-import { modeString, statMatches, type IndexSnapshot } from './indexState';
+import { modeString, statMatches, tickOf, type IndexSnapshot } from './indexState';
 import type { GitRepository } from './repository';
 
 const STAT_BATCH = 64;
@@ -24,7 +24,7 @@ export class WorktreeStatus {
   private changed = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly dirtyFolders = new Set<string>();
-  /** Files hashed and found equal to their index entry, by the stat they had then. */
+  /** Files hashed and found equal to their index entry, by the stat they had then (older than a tick). */
   private readonly verified = new Map<string, { oid: string; size: number; mtime: number }>();
   private baseline: { head: string | null; index: IndexSnapshot; ignore: IgnoreRules } | null = null;
 
@@ -133,9 +133,12 @@ export class WorktreeStatus {
     if (statMatches(entry, stat, index.file?.mtime ?? null)) return true;
     const known = this.verified.get(path);
     if (known !== undefined && known.oid === entry.oid && known.size === stat.size && known.mtime === stat.mtime) return true;
+    const readAt = Date.now();
     const oid = await hashBlob(await this.repo.vault.readBinary(path));
     if (oid !== entry.oid) return false;
-    this.verified.set(path, { oid, size: stat.size, mtime: stat.mtime });
+    // Saved again within its mtime's tick, a file may keep its size and mtime: only an older
+    // file's stat stands for the bytes just read (git's racy-clean rule, for this cache).
+    if (readAt - stat.mtime >= tickOf(stat.mtime)) this.verified.set(path, { oid, size: stat.size, mtime: stat.mtime });
     return true;
   }
 

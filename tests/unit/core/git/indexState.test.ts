@@ -166,6 +166,26 @@ describe('the cached index', () => {
       cache.close();
     });
 
+    it('leaves the next read to compare the bytes, rather than fail the commit, when the lock cannot be looked at', async () => {
+      const failing = Object.create(port) as VaultPort;
+      failing.stat = async (path: string) => {
+        if (path === '.git/index.lock') throw new Error('EIO: the platform could not look');
+        return port.stat(path);
+      };
+      const { port: watched, reads } = counting(failing);
+      const cache = new IndexCache(watched);
+      const { data, written } = await stageOwnIndex(OWN);
+      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const staged = await cache.staged();
+      expect(staged.lock).toBeNull();
+      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      await cache.adopt(data, written, staged);
+      await vi.waitFor(() => expect(reads()).toBe(1), { timeout: 2_000, interval: 10 });
+      expect((await cache.read()).byPath.get('a.md')?.oid).toBe(OWN);
+      expect(reads()).toBe(1);
+      cache.close();
+    });
+
     it('compares the bytes once where the platform writes the file anew instead of renaming the lock', async () => {
       const { port: watched, reads } = counting(port);
       const cache = new IndexCache(watched);

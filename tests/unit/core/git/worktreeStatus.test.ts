@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitCli } from '../../../helpers/gitCli';
@@ -80,5 +80,20 @@ describe.each(RUNTIMES)('changed files ($name)', (runtime) => {
   it('does not list a file whose content is back to the committed one, even with a new mtime', async () => {
     await vault.userWrite('a.md', 'a\n');
     expect(await expectSameAsCli(vault)).toEqual([]);
+  });
+
+  it('sees a file saved again at once with the same size and mtime, once it was found equal to the committed one', async () => {
+    // In whole milliseconds, which every runtime reports exactly, and not a whole second. Set a
+    // little ahead, so it is still within its tick when the checks read the file, however busy the machine.
+    const ahead = Date.now() + 5_000;
+    const mtime = new Date(ahead % 1000 === 0 ? ahead + 1 : ahead);
+    await writeFile(join(vault.dir, 'a.md'), 'a\n');
+    await utimes(join(vault.dir, 'a.md'), mtime, mtime);
+    expect(await vault.git.verifyChangedFiles()).toEqual([]);
+    // Saved again within the same file-time tick: same size, same mtime.
+    await writeFile(join(vault.dir, 'a.md'), 'b\n');
+    await utimes(join(vault.dir, 'a.md'), mtime, mtime);
+    expect(await vault.git.verifyChangedFiles()).toEqual(['a.md']);
+    expect(cliChanged(vault.dir)).toEqual(['a.md']);
   });
 });

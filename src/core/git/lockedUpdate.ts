@@ -14,10 +14,12 @@
  * content is written, that the update is decided. A journal whose owner stopped touching it
  * `abandonedJournalMs` ago belongs to a process that died: a decided update is rolled forward (its
  * locks moved into place), an undecided one rolled back (its locks removed), by the one process
- * that claims the journal (renames it). Only locks a journal names are touched that way. A lock
- * still holding a Recursa placeholder (its owner died before naming it) is removed once its owner
- * keeps no live journal; any other lock no journal explains (a crashed `git`) is removed only once
- * it is older than `staleAfterMs`, and the owner is told.
+ * that claims the journal (renames it). Only locks a journal names are touched that way, and a
+ * decided update moves only locks no newer than its journal (a lock written later is someone
+ * else's, taken since). A lock still holding a Recursa placeholder (its owner died before naming
+ * it) is removed once its owner keeps no live journal; any other lock no journal explains (a
+ * crashed `git`) is removed only once it is older than `staleAfterMs`, and the owner is told. A
+ * lock some journal names, live or being recovered, is never removed those two ways.
  */
 import { GitBusyError } from '../errors';
 import { removeIfExists, type VaultPort } from '../ports';
@@ -276,6 +278,7 @@ async function removeAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock
     const journal = await vault.stat(journalPath(gitdir, lockOwner));
     if (journal !== null && Date.now() - journal.mtime < settings.abandonedJournalMs) return false;
   }
+  if (await journalNames(vault, gitdir, lock)) return false;
   await removeIfExists(vault, lock);
   return true;
 }
@@ -292,7 +295,7 @@ async function clearAbandoned(vault: VaultPort, gitdir: string, lock: string, ow
   const info = await vault.stat(lock);
   if (info === null) return true;
   const age = Date.now() - info.mtime;
-  if (age < settings.staleAfterMs) return false;
+  if (age < settings.staleAfterMs || (await journalNames(vault, gitdir, lock))) return false;
   await removeIfExists(vault, lock);
   owner.onStaleLock?.(lock, age);
   return true;
@@ -300,6 +303,30 @@ async function clearAbandoned(vault: VaultPort, gitdir: string, lock: string, ow
 
 interface FoundJournal extends Journal {
   path: string;
+  /** The journal's mtime when it was found abandoned: its owner's last note. */
+  mtime: number;
+}
+
+/**
+ * Whether a Recursa journal, live, abandoned or being recovered, names `lock`: such a lock is its
+ * owner's, or the recovery's that claimed the journal, and no one else's to remove. Without this,
+ * a process could remove a lock another is just recovering, see a third take it, and the recovery
+ * would then move or remove that live lock.
+ */
+async function journalNames(vault: VaultPort, gitdir: string, lock: string): Promise<boolean> {
+  const folder = `${gitdir}/recursa`;
+  const listing = await vault.list(folder).catch(() => null);
+  if (listing === null) return false;
+  for (const path of listing.files) {
+    if (!isJournalName(path.slice(folder.length + 1))) continue;
+    const { locks } = parseJournal(await vault.readText(path).catch(() => ''), gitdir);
+    if (locks.some((target) => `${target}.lock` === lock)) return true;
+  }
+  return false;
+}
+
+function isJournalName(name: string): boolean {
+  return (name.startsWith('journal-') || name.startsWith('recovering-')) && name.endsWith('.log');
 }
 
 async function abandonedJournals(vault: VaultPort, gitdir: string, owner: LockOwner, settings: Required<LockWait>): Promise<FoundJournal[]> {
@@ -310,10 +337,10 @@ async function abandonedJournals(vault: VaultPort, gitdir: string, owner: LockOw
   for (const path of listing.files) {
     const name = path.slice(folder.length + 1);
     const ours = name === `journal-${owner.id}.log` || name.startsWith(`recovering-${owner.id}-`);
-    if (!(name.startsWith('journal-') || name.startsWith('recovering-')) || !name.endsWith('.log') || ours) continue;
+    if (!isJournalName(name) || ours) continue;
     const info = await vault.stat(path);
     if (info === null || Date.now() - info.mtime < settings.abandonedJournalMs) continue;
-    found.push({ path, ...parseJournal(await vault.readText(path).catch(() => ''), gitdir) });
+    found.push({ path, mtime: info.mtime, ...parseJournal(await vault.readText(path).catch(() => ''), gitdir) });
   }
   return found;
 }
@@ -331,9 +358,12 @@ async function recover(vault: VaultPort, gitdir: string, journal: FoundJournal, 
   }
   for (const target of journal.locks) {
     const lock = `${target}.lock`;
-    if (!(await vault.exists(lock))) continue;
-    if (journal.decided) await vault.replace(lock, target);
-    else await removeIfExists(vault, lock);
+    const info = await vault.stat(lock);
+    if (info === null) continue;
+    if (!journal.decided) await removeIfExists(vault, lock);
+    // The update staged every lock before it noted "decided": a lock written after that is not
+    // its content but a lock someone took since, and must not be moved over the file.
+    else if (info.mtime <= journal.mtime) await vault.replace(lock, target);
   }
   await removeIfExists(vault, claimed);
   const what = journal.decided ? 'finished' : 'undid';

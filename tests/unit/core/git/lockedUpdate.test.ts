@@ -71,6 +71,8 @@ describe('locks left behind', () => {
     await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), `${next}\n`);
     await writeFile(join(vault.dir, '.git/recursa/journal-dead1.log'), 'lock .git/refs/heads/main\ndecided\n');
     const old = new Date(Date.now() - 120_000);
+    // As the process wrote them: the lock's content, then "decided" in its journal.
+    await utimes(join(vault.dir, '.git/refs/heads/main.lock'), old.getTime() / 1000 - 1, old.getTime() / 1000 - 1);
     await utimes(join(vault.dir, '.git/recursa/journal-dead1.log'), old, old);
     await vault.mem.writeFile('a.md', 'a v3\n');
     const hash = await vault.mem.commitChanges('After the recovery');
@@ -85,6 +87,39 @@ describe('locks left behind', () => {
     expect(gitCli(vault.dir, 'rev-parse', `${after}^`).trim()).toBe(hash);
     expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
     expect((await readdir(join(vault.dir, '.git/recursa'))).filter((name) => name.endsWith('.log'))).toEqual([]);
+  });
+
+  it("does not move a lock someone took after a stopped process's decided update over the file", async () => {
+    const head = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
+    await mkdir(join(vault.dir, '.git/recursa'), { recursive: true });
+    await writeFile(join(vault.dir, '.git/recursa/journal-dead1.log'), 'lock .git/refs/heads/main\ndecided\n');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(join(vault.dir, '.git/recursa/journal-dead1.log'), old, old);
+    // The stopped process's lock is gone; a live process has just taken the branch's lock.
+    await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), 'recursa alive\n');
+    await writeFile(join(vault.dir, '.git/recursa/journal-alive.log'), 'lock .git/refs/heads/main\n');
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
+    expect(await readFile(join(vault.dir, '.git/refs/heads/main.lock'), 'utf8')).toBe('recursa alive\n');
+    expect(gitCli(vault.dir, 'rev-parse', 'HEAD').trim()).toBe(head);
+    expect(existsSync(join(vault.dir, '.git/recursa/journal-dead1.log'))).toBe(false);
+  });
+
+  it('leaves a lock alone that a journal names, however old, while another process recovers it', async () => {
+    await mkdir(join(vault.dir, '.git/recursa'), { recursive: true });
+    const old = new Date(Date.now() - 120_000);
+    // Claimed by a live recovery: the lock is its to finish or undo.
+    await writeFile(join(vault.dir, '.git/recursa/recovering-other-1a2b3c4d.log'), 'lock .git/index\nlock .git/refs/heads/main\n');
+    await writeFile(join(vault.dir, '.git/index.lock'), 'recursa dead2\n');
+    await writeFile(join(vault.dir, '.git/refs/heads/main.lock'), 'content staged by the stopped process\n');
+    for (const lock of ['index.lock', 'refs/heads/main.lock']) await utimes(join(vault.dir, '.git', lock), old, old);
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
+    expect(await readFile(join(vault.dir, '.git/index.lock'), 'utf8')).toBe('recursa dead2\n');
+    // The branch's lock is older than the stale age (60 s here), and still not removed.
+    await rm(join(vault.dir, '.git/index.lock'));
+    await rejectionOf(() => vault.mem.commitChanges('Edit a'), GitBusyError);
+    expect(await readFile(join(vault.dir, '.git/refs/heads/main.lock'), 'utf8')).toBe('content staged by the stopped process\n');
   });
 
   it('leaves a live journal and its lock alone, and reports GitBusy', async () => {

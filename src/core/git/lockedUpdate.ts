@@ -19,7 +19,9 @@
  * else's, taken since). A lock still holding a Recursa placeholder (its owner died before naming
  * it) is removed once its owner keeps no live journal; any other lock no journal explains (a
  * crashed `git`) is removed only once it is older than `staleAfterMs`, and the owner is told. A
- * lock some journal names, live or being recovered, is never removed those two ways.
+ * lock some journal names, live or being recovered, is never removed those two ways, and each is
+ * removed only under an exclusive clearing mark (`.git/recursa/clearing-<lock>`), so that of two
+ * processes waiting for one such lock, the slower cannot remove the lock the faster took after it.
  */
 import { GitBusyError } from '../errors';
 import { removeIfExists, type VaultPort } from '../ports';
@@ -266,6 +268,15 @@ function isPlaceholderStart(text: string): boolean {
  * live journal: the owner died between taking it and noting it in its journal.
  */
 async function removeAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock: string, owner: LockOwner, settings: Required<LockWait>): Promise<boolean> {
+  if (!(await isAbandonedPlaceholder(vault, gitdir, lock, owner, settings))) return false;
+  return whileClearing(vault, gitdir, lock, settings, async () => {
+    if (!(await isAbandonedPlaceholder(vault, gitdir, lock, owner, settings))) return false;
+    await removeIfExists(vault, lock);
+    return true;
+  });
+}
+
+async function isAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock: string, owner: LockOwner, settings: Required<LockWait>): Promise<boolean> {
   const info = await vault.stat(lock);
   if (info === null || info.kind !== 'file' || info.size > 64 || Date.now() - info.mtime < settings.abandonedJournalMs) return false;
   const text = await vault.readText(lock).catch(() => '');
@@ -278,9 +289,7 @@ async function removeAbandonedPlaceholder(vault: VaultPort, gitdir: string, lock
     const journal = await vault.stat(journalPath(gitdir, lockOwner));
     if (journal !== null && Date.now() - journal.mtime < settings.abandonedJournalMs) return false;
   }
-  if (await journalNames(vault, gitdir, lock)) return false;
-  await removeIfExists(vault, lock);
-  return true;
+  return !(await journalNames(vault, gitdir, lock));
 }
 
 /** Clears what keeps `lock` taken if its holder is gone; true when the lock may be tried again. */
@@ -294,11 +303,37 @@ async function clearAbandoned(vault: VaultPort, gitdir: string, lock: string, ow
   if (await removeAbandonedPlaceholder(vault, gitdir, lock, owner, settings)) return true;
   const info = await vault.stat(lock);
   if (info === null) return true;
-  const age = Date.now() - info.mtime;
-  if (age < settings.staleAfterMs || (await journalNames(vault, gitdir, lock))) return false;
-  await removeIfExists(vault, lock);
-  owner.onStaleLock?.(lock, age);
-  return true;
+  if (Date.now() - info.mtime < settings.staleAfterMs) return false;
+  return whileClearing(vault, gitdir, lock, settings, async () => {
+    const now = await vault.stat(lock);
+    if (now === null) return true;
+    const age = Date.now() - now.mtime;
+    if (age < settings.staleAfterMs || (await journalNames(vault, gitdir, lock))) return false;
+    await removeIfExists(vault, lock);
+    owner.onStaleLock?.(lock, age);
+    return true;
+  });
+}
+
+/**
+ * Runs `clear` (which looks at `lock` afresh, and may remove it) while holding the lock's clearing
+ * mark in `.git/recursa/`, taken exclusively: two processes waiting for one abandoned lock would
+ * otherwise both find it abandoned, and the slower would remove the lock the faster had just
+ * removed and taken again for itself. False while another process clears it. A mark older than
+ * `abandonedJournalMs` was left by a process that died while clearing, and is removed.
+ */
+async function whileClearing(vault: VaultPort, gitdir: string, lock: string, settings: Required<LockWait>, clear: () => Promise<boolean>): Promise<boolean> {
+  const mark = `${gitdir}/recursa/clearing-${encodeURIComponent(lock.slice(gitdir.length + 1))}`;
+  if (!(await vault.createExclusive(mark, ''))) {
+    const info = await vault.stat(mark);
+    if (info !== null && Date.now() - info.mtime >= settings.abandonedJournalMs) await removeIfExists(vault, mark);
+    return false;
+  }
+  try {
+    return await clear();
+  } finally {
+    await removeIfExists(vault, mark).catch(() => undefined);
+  }
 }
 
 interface FoundJournal extends Journal {

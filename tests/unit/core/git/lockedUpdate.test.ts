@@ -64,6 +64,19 @@ describe('locks left behind', () => {
     expect(gitCli(vault.dir, 'fsck', '--full', '--strict')).toBe('');
   });
 
+  it('removes the clearing mark a process left when it died clearing a lock, and then the lock', async () => {
+    await mkdir(join(vault.dir, '.git/recursa'), { recursive: true });
+    await writeFile(join(vault.dir, '.git/index.lock'), 'left by a crashed git');
+    await writeFile(join(vault.dir, '.git/recursa/clearing-index.lock'), '');
+    const old = new Date(Date.now() - 120_000);
+    for (const path of ['index.lock', 'recursa/clearing-index.lock']) await utimes(join(vault.dir, '.git', path), old, old);
+    await vault.mem.writeFile('a.md', 'a v2\n');
+    await vault.mem.commitChanges('Edit a');
+    expect(existsSync(join(vault.dir, '.git/index.lock'))).toBe(false);
+    expect(await readdir(join(vault.dir, '.git/recursa'))).toEqual([]);
+    expect(gitCli(vault.dir, 'status', '--porcelain')).toBe('');
+  });
+
   it("finishes a stopped process's decided update and undoes an undecided one, touching only the locks its journal names", async () => {
     const head = gitCli(vault.dir, 'rev-parse', 'HEAD').trim();
     const next = gitCli(vault.dir, 'commit-tree', '-p', head, '-m', 'made by a process that then died', `${head}^{tree}`).trim();
@@ -134,6 +147,45 @@ describe('locks left behind', () => {
 
 describe('LockedUpdate', () => {
   const temp = useTempDir();
+
+  it('lets one of two processes waiting for one abandoned lock clear it, so the other cannot remove the lock it then takes', async () => {
+    await mkdir(join(temp.dir, '.git'), { recursive: true });
+    await writeFile(join(temp.dir, '.git/index.lock'), 'left by a crashed git');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(join(temp.dir, '.git/index.lock'), old, old);
+    const port = await NodeVaultPort.open(temp.dir, { watch: false });
+    const wait = { timeoutMs: 400, pollMs: 10, staleAfterMs: 60_000 };
+    // The first process is slow to remove the lock it found abandoned.
+    let letGo: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let removing: () => void = () => undefined;
+    const reachedRemove = new Promise<void>((resolve) => (removing = resolve));
+    const slow = Object.create(port) as VaultPort;
+    slow.remove = async (path: string) => {
+      if (path === '.git/index.lock') {
+        removing();
+        await held;
+      }
+      return port.remove(path);
+    };
+    const first = LockedUpdate.acquire(slow, '.git', ['.git/index'], { id: 'first' }, wait);
+    await reachedRemove;
+    // Meanwhile the second finds the same lock abandoned.
+    const second = LockedUpdate.acquire(port, '.git', ['.git/index'], { id: 'second' }, wait);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    letGo();
+    // Once the lock is gone either may take it, but only one, and nobody removes it from under it.
+    const outcomes = await Promise.allSettled([first, second]);
+    const taken = outcomes.flatMap((outcome, at) => (outcome.status === 'fulfilled' ? [{ update: outcome.value, id: at === 0 ? 'first' : 'second' }] : []));
+    expect(taken).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')?.reason).toBeInstanceOf(GitBusyError);
+    const [{ update, id }] = taken as [{ update: LockedUpdate; id: string }];
+    expect(await readFile(join(temp.dir, '.git/index.lock'), 'utf8')).toBe(`recursa ${id}\n`);
+    await update.release();
+    expect(existsSync(join(temp.dir, '.git/index.lock'))).toBe(false);
+    expect(await readdir(join(temp.dir, '.git/recursa'))).toEqual([]);
+    port.close();
+  });
 
   it("starts a fresh journal when the owner's last one could not be removed, so old lines never count", async () => {
     await mkdir(join(temp.dir, '.git/recursa'), { recursive: true });

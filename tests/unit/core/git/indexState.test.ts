@@ -123,24 +123,30 @@ describe('the cached index', () => {
   });
 
   describe('adopting the index it has just moved into place', () => {
-    /** The index git wrote, with `a.md`'s entry given `oid`: what a commit of this process would stage in the lock. */
-    async function stageOwnIndex(oid: string): Promise<{ data: Awaited<ReturnType<typeof parseIndex>>; written: Awaited<ReturnType<typeof serializeIndexReusing>> }> {
+    const OWN = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c591b';
+
+    /**
+     * The index git wrote, with `a.md`'s entry given `OWN`: what a commit of this process stages in
+     * the lock, a while ago (so its stat, once the file's, is trusted without a look at its bytes).
+     */
+    async function stageOwnIndex(): Promise<{ data: Awaited<ReturnType<typeof parseIndex>>; written: Awaited<ReturnType<typeof serializeIndexReusing>> }> {
       const current = await parseIndex(new Uint8Array(await readFile(join(temp.dir, '.git/index'))));
-      const data = { ...current, entries: current.entries.map((entry) => ({ ...entry, oid })) };
+      const data = { ...current, entries: current.entries.map((entry) => ({ ...entry, oid: OWN })) };
       const written = await serializeIndexReusing(data, null);
       await writeFile(join(temp.dir, '.git/index.lock'), written.bytes);
+      const longAgo = new Date(Date.now() - 60_000);
+      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
       return { data, written };
     }
-    const OWN = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c591b';
-    const longAgo = new Date(Date.now() - 60_000);
+
+    const moveLockIntoPlace = (): Promise<void> => rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
 
     it('trusts its stat at once when the lock it moved was older than a tick, without reading it back', async () => {
       const { port: watched, reads } = counting(port);
       const cache = new IndexCache(watched);
-      const { data, written } = await stageOwnIndex(OWN);
-      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const { data, written } = await stageOwnIndex();
       const staged = await cache.staged();
-      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      await moveLockIntoPlace();
       await cache.adopt(data, written, staged);
       expect((await cache.read()).byPath.get('a.md')?.oid).toBe(OWN);
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -150,10 +156,9 @@ describe('the cached index', () => {
 
     it('does not take the index another program put in place right after the move for its own', async () => {
       const cache = new IndexCache(port);
-      const { data, written } = await stageOwnIndex(OWN);
-      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const { data, written } = await stageOwnIndex();
       const staged = await cache.staged();
-      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      await moveLockIntoPlace();
       // The move gave the lock up: git takes it, and writes an index of its own, before this process looks.
       await writeFile(join(temp.dir, 'b.md'), 'second\n');
       gitCli(temp.dir, 'add', 'b.md');
@@ -174,11 +179,10 @@ describe('the cached index', () => {
       };
       const { port: watched, reads } = counting(failing);
       const cache = new IndexCache(watched);
-      const { data, written } = await stageOwnIndex(OWN);
-      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const { data, written } = await stageOwnIndex();
       const staged = await cache.staged();
       expect(staged.lock).toBeNull();
-      await rename(join(temp.dir, '.git/index.lock'), join(temp.dir, '.git/index'));
+      await moveLockIntoPlace();
       await cache.adopt(data, written, staged);
       await vi.waitFor(() => expect(reads()).toBe(1), { timeout: 2_000, interval: 10 });
       expect((await cache.read()).byPath.get('a.md')?.oid).toBe(OWN);
@@ -189,8 +193,7 @@ describe('the cached index', () => {
     it('compares the bytes once where the platform writes the file anew instead of renaming the lock', async () => {
       const { port: watched, reads } = counting(port);
       const cache = new IndexCache(watched);
-      const { data, written } = await stageOwnIndex(OWN);
-      await utimes(join(temp.dir, '.git/index.lock'), longAgo, longAgo);
+      const { data, written } = await stageOwnIndex();
       const staged = await cache.staged();
       // A phone's adapter cannot rename over a file: it writes the bytes over it and removes the lock.
       await writeFile(join(temp.dir, '.git/index'), written.bytes);

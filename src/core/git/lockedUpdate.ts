@@ -349,30 +349,26 @@ interface FoundJournal extends Journal {
  * would then move or remove that live lock.
  */
 async function journalNames(vault: VaultPort, gitdir: string, lock: string): Promise<boolean> {
-  const folder = `${gitdir}/recursa`;
-  const listing = await vault.list(folder).catch(() => null);
-  if (listing === null) return false;
-  for (const path of listing.files) {
-    if (!isJournalName(path.slice(folder.length + 1))) continue;
+  for (const { path } of await journalFiles(vault, gitdir)) {
     const { locks } = parseJournal(await vault.readText(path).catch(() => ''), gitdir);
     if (locks.some((target) => `${target}.lock` === lock)) return true;
   }
   return false;
 }
 
-function isJournalName(name: string): boolean {
-  return (name.startsWith('journal-') || name.startsWith('recovering-')) && name.endsWith('.log');
+/** The journals in `.git/recursa/`, live or not, recovering ones included (a clearing mark is not one). */
+async function journalFiles(vault: VaultPort, gitdir: string): Promise<{ path: string; name: string }[]> {
+  const folder = `${gitdir}/recursa`;
+  const listing = await vault.list(folder).catch(() => null);
+  return (listing?.files ?? [])
+    .map((path) => ({ path, name: path.slice(folder.length + 1) }))
+    .filter(({ name }) => (name.startsWith('journal-') || name.startsWith('recovering-')) && name.endsWith('.log'));
 }
 
 async function abandonedJournals(vault: VaultPort, gitdir: string, owner: LockOwner, settings: Required<LockWait>): Promise<FoundJournal[]> {
-  const folder = `${gitdir}/recursa`;
-  const listing = await vault.list(folder).catch(() => null);
-  if (listing === null) return [];
   const found: FoundJournal[] = [];
-  for (const path of listing.files) {
-    const name = path.slice(folder.length + 1);
-    const ours = name === `journal-${owner.id}.log` || name.startsWith(`recovering-${owner.id}-`);
-    if (!isJournalName(name) || ours) continue;
+  for (const { path, name } of await journalFiles(vault, gitdir)) {
+    if (name === `journal-${owner.id}.log` || name.startsWith(`recovering-${owner.id}-`)) continue;
     const info = await vault.stat(path);
     if (info === null || Date.now() - info.mtime < settings.abandonedJournalMs) continue;
     found.push({ path, mtime: info.mtime, ...parseJournal(await vault.readText(path).catch(() => ''), gitdir) });

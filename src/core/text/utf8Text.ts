@@ -16,6 +16,7 @@ export function writeUtf8(out: Uint8Array, at: number, text: string): number {
   }
   return at + text.length;
 }
+
 // Exactly the text: a leading byte-order mark stays.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 

@@ -1,4 +1,4 @@
-import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type TAbstractFile, type Vault } from 'obsidian';
+import { FileSystemAdapter, Platform, TFile, TFolder, type EventRef, type FileManager, type Stat, type TAbstractFile, type Vault } from 'obsidian';
 import { AlreadyExistsError, NotFoundError, WrongKindError, fromPlatformError, isMissingPathError, platformErrorCode } from '../core/errors';
 import { ChangeFeed, listingOf, readLinkOrNull, type DirectoryEntry, type ReadOptions, type VaultChange, type VaultChangeListener, type VaultListing, type VaultPort, type VaultStat } from '../core/ports';
 import { KeyedMutex } from '../core/util/KeyedMutex';
@@ -272,11 +272,14 @@ export class ObsidianVaultPort implements VaultPort {
           // Mobile, over a file: no rename over one. Write `from`'s bytes over `to` in place, then
           // remove `from`; `to` is never removed, so it is never missing (a crash between the steps
           // leaves both, and `to` already holds the new content). The caller's copy of the bytes
-          // saves reading them back (a 10,000-note index is a megabyte).
-          await this.requireKind(from, 'file');
+          // saves reading them back (a 10,000-note index is a megabyte). `to` keeps `from`'s
+          // modification time, as a rename would: git's index is judged by its size and mtime,
+          // and the one a commit moved into place is then known for its lock's without a read.
+          const source = await this.requireStat(from, 'file');
           if (target === null) await this.ensureParents(to);
-          if (typeof content === 'string') await this.vault.adapter.write(to, content);
-          else await this.vault.adapter.writeBinary(to, content === undefined ? await this.vault.adapter.readBinary(from) : exactArrayBuffer(content));
+          const times = { mtime: source.mtime };
+          if (typeof content === 'string') await this.vault.adapter.write(to, content, times);
+          else await this.vault.adapter.writeBinary(to, content === undefined ? await this.vault.adapter.readBinary(from) : exactArrayBuffer(content), times);
           await this.vault.adapter.remove(from);
         }
         this.emit({ type: target === null ? 'create' : 'modify', path: to, kind: 'file' });
@@ -288,9 +291,8 @@ export class ObsidianVaultPort implements VaultPort {
   /** Renames a file to a path nothing is at; false (nothing moved) when the adapter refuses. */
   private async renamedToNew(from: string, to: string): Promise<boolean> {
     await this.requireKind(from, 'file');
-    await this.ensureParents(to);
     try {
-      await this.vault.adapter.rename(from, to);
+      await this.withParents(to, () => this.vault.adapter.rename(from, to));
       return true;
     } catch {
       return false;
@@ -356,12 +358,16 @@ export class ObsidianVaultPort implements VaultPort {
     if (known instanceof TFolder) throw new WrongKindError(path, 'file');
     const onDisk = await this.vault.adapter.stat(path);
     if (onDisk?.type === 'folder') throw new WrongKindError(path, 'file');
-    if (onDisk === null) await this.ensureParents(path);
     if (onDisk === null && !this.isUnindexed(path)) {
+      await this.ensureParents(path);
       await how.create();
       return;
     }
-    await how.adapter();
+    // Outside Obsidian's index (`.git/`) the parents nearly always exist: write first, and look at
+    // them only when that fails. On a phone each look is a call to the platform, and a git
+    // object's write and move looked at its three folders twice.
+    if (onDisk === null) await this.withParents(path, how.adapter);
+    else await how.adapter();
     this.emit({ type: onDisk === null ? 'create' : 'modify', path, kind: 'file' });
   }
 
@@ -377,6 +383,18 @@ export class ObsidianVaultPort implements VaultPort {
     const slash = to.lastIndexOf('/');
     const listing = await this.vault.adapter.list(adapterPath(slash === -1 ? '' : to.slice(0, slash)));
     return [...listing.files, ...listing.folders].map(stripLeadingSlash).includes(to);
+  }
+
+  /** Runs `operation` on `path`; when it fails, creates `path`'s missing folders and runs it once more. */
+  private async withParents(path: string, operation: () => Promise<void>): Promise<void> {
+    try {
+      await operation();
+    } catch (error) {
+      const slash = path.lastIndexOf('/');
+      if (slash === -1 || (await this.vault.adapter.stat(path.slice(0, slash)))?.type === 'folder') throw error;
+      await this.ensureParents(path);
+      await operation();
+    }
   }
 
   /** Creates each missing ancestor folder of `path`, outermost first. */
@@ -421,10 +439,15 @@ export class ObsidianVaultPort implements VaultPort {
 
   /** Checks on disk that something (of the given kind, if any) is at `path`, and returns its kind. */
   private async requireKind(path: string, expected: Kind | null): Promise<Kind> {
+    return (await this.requireStat(path, expected)).type;
+  }
+
+  /** `requireKind`, giving the adapter's stat. */
+  private async requireStat(path: string, expected: Kind | null): Promise<Stat> {
     const info = await this.vault.adapter.stat(adapterPath(path));
     if (info === null) throw new NotFoundError(path);
     if (expected !== null && info.type !== expected) throw new WrongKindError(path, expected);
-    return info.type;
+    return info;
   }
 
   /** The vault's entry for `path`, if Obsidian indexes it. */

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { walkEntries, walkFiles, type VaultChange, type VaultPort } from '../../src/core/ports';
@@ -320,6 +320,15 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         expect(await onDisk('new')).toBe('new');
         expect(await port.exists('new.lock')).toBe(false);
         expect(changes).toContainEqual({ type: 'create', path: 'new', kind: 'file' });
+      });
+      it("gives the target the source's modification time, as a rename does", async () => {
+        await seed('.git/index', 'old index');
+        await seed('.git/index.lock', 'new index');
+        const staged = new Date(Date.now() - 60_000);
+        await utimes(join(dir, '.git/index.lock'), staged, staged);
+        const lock = await port.stat('.git/index.lock');
+        await port.replace('.git/index.lock', '.git/index');
+        expect(await port.stat('.git/index')).toMatchObject({ size: lock?.size, mtime: lock?.mtime });
       });
       it('fails with NotFound when the source is missing, leaving the target', async () => {
         await expectCode(port.replace('missing.lock', 'top.md'), 'NotFound');

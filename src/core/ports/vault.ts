@@ -60,7 +60,8 @@ export interface VaultPort {
   /**
    * Moves the file `from` over the file `to`, replacing it. Where the platform allows (Node,
    * Obsidian desktop) this is one atomic rename, so `to` is never missing; the fallback (mobile)
-   * writes `from`'s bytes over `to` in place and then removes `from` — never removes `to` first.
+   * writes `from`'s bytes over `to` in place, with `from`'s modification time as a rename keeps
+   * it, and then removes `from` — never removes `to` first.
    * `content`, when the caller knows it (it just wrote `from`), is what `from` holds: the fallback
    * writes it instead of reading `from` back. `NotFound` when `from` is missing.
    */

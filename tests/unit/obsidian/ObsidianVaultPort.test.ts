@@ -265,15 +265,47 @@ describe('ObsidianVaultPort', () => {
     });
 
     it('moves a file to a path nothing is at with the adapter\'s rename, its bytes never read', async () => {
+      await seed('.git/objects/ab/tmp_obj_1', 'object');
+      await mkdir(join(dir, '.git/objects/cd'));
       const read = vi.spyOn(app.vault.adapter, 'readBinary');
       const rename = vi.spyOn(app.vault.adapter, 'rename');
-      await seed('.git/objects/ab/tmp_obj_1', 'object');
+      const stat = vi.spyOn(app.vault.adapter, 'stat');
       await port.replace('.git/objects/ab/tmp_obj_1', '.git/objects/cd/ef01');
       expect(await onDisk('.git/objects/cd/ef01')).toBe('object');
       expect(await port.exists('.git/objects/ab/tmp_obj_1')).toBe(false);
       expect(rename.mock.calls).toEqual([['.git/objects/ab/tmp_obj_1', '.git/objects/cd/ef01']]);
       expect(read).not.toHaveBeenCalled();
+      // The folders on the way exist: not looked at.
+      expect(stat.mock.calls.map(([path]) => path)).not.toContainEqual(expect.stringMatching(/^\.git(\/objects(\/cd)?)?$/));
     });
+
+    it('makes the missing folders of a move\'s target once the adapter refuses it for them', async () => {
+      await seed('.git/objects/ab/tmp_obj_1', 'object');
+      const rename = vi.spyOn(app.vault.adapter, 'rename');
+      await port.replace('.git/objects/ab/tmp_obj_1', '.git/objects/cd/ef01');
+      expect(await onDisk('.git/objects/cd/ef01')).toBe('object');
+      expect(rename).toHaveBeenCalledTimes(2);
+      expect(changes).toContainEqual({ type: 'create', path: '.git/objects/cd', kind: 'folder' });
+    });
+
+    it('writes a new hidden file without looking at its folders when they exist, and makes them when they do not', async () => {
+      await mkdir(join(dir, '.git/objects/ab'), { recursive: true });
+      const stat = vi.spyOn(app.vault.adapter, 'stat');
+      await port.writeBinary('.git/objects/ab/tmp_obj_1', Uint8Array.of(1));
+      expect(stat.mock.calls.map(([path]) => path)).not.toContainEqual(expect.stringMatching(/^\.git(\/objects(\/ab)?)?$/));
+      stat.mockClear();
+      await port.writeBinary('.git/objects/cd/tmp_obj_2', Uint8Array.of(2));
+      expect(Array.from(await readFile(join(dir, '.git/objects/cd/tmp_obj_2')))).toEqual([2]);
+      expect(stat.mock.calls.map(([path]) => path)).toContain('.git/objects/cd');
+      expect(changes).toContainEqual({ type: 'create', path: '.git/objects/cd/tmp_obj_2', kind: 'file' });
+    });
+
+    it('refuses to move a folder over nothing, as a move of a file', async () => {
+      await mkdir(join(dir, '.git/objects/ab'), { recursive: true });
+      await expect(port.replace('.git/objects/ab', '.git/objects/cd')).rejects.toMatchObject({ code: 'WrongKind' });
+      expect(await port.exists('.git/objects/ab')).toBe(true);
+    });
+
 
     it('falls back to writing the bytes when the adapter refuses the rename', async () => {
       vi.spyOn(app.vault.adapter, 'rename').mockRejectedValueOnce(new Error('Destination file already exists!'));

@@ -184,7 +184,7 @@ export async function rewrittenIndex(
   const entries = mergedEntries(kept, [...replaced.values()].filter((entry) => entry !== null));
   await slicer.maybeYield();
   const next = { version: index.data.version, entries, extensions: extensionsSafeToKeep(index.data.extensions) };
-  return { next, written: await serializeIndexReusing(next, index.written, slicer) };
+  return { next, written: await serializeIndexReusing(next, index.written, slicer, repo.index.takeSpare()) };
 }
 
 /**

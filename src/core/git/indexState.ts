@@ -56,6 +56,8 @@ export class IndexCache {
   private confirming: ReturnType<typeof setTimeout> | null = null;
   /** The confirming read while it runs. */
   private confirmation: Promise<unknown> | null = null;
+  /** The bytes of the index written before the kept one: read by no one, reused by the next write. */
+  private spare: Uint8Array | null = null;
   private closed = false;
 
   constructor(
@@ -106,6 +108,8 @@ export class IndexCache {
    * bytes before it is trusted.
    */
   async adopt(data: GitIndexData, written: SerializedIndex, staged: StagedIndex): Promise<IndexSnapshot | null> {
+    const before = this.snapshot?.written?.bytes;
+    if (before !== undefined && before !== written.bytes) this.spare = before;
     const info = await this.vault.stat(this.path);
     if (info === null) {
       this.forget();
@@ -115,6 +119,16 @@ export class IndexCache {
     const entries = written.entries === data.entries ? data.entries : [...written.entries];
     const moved = staged.lock !== null && sameFile(staged.lock, info);
     return this.keep(snapshotOf({ ...data, entries }, info, trailerOf(written.bytes), written), moved ? staged.lookedAt : UNCONFIRMED);
+  }
+
+  /**
+   * Bytes for the next index write to fill, if it has their size (`serializeIndexReusing`'s
+   * `spare`), given once: the platform has taken them, as every write of them has finished.
+   */
+  takeSpare(): Uint8Array | null {
+    const { spare } = this;
+    this.spare = null;
+    return spare;
   }
 
   /** Stops the pending confirmation and lets the snapshot go. */
@@ -127,6 +141,7 @@ export class IndexCache {
     if (this.confirming !== null) clearTimeout(this.confirming);
     this.confirming = null;
     this.snapshot = null;
+    this.spare = null;
   }
 
   private async parse(bytes: Uint8Array, info: VaultStat | null, now: number): Promise<IndexSnapshot> {

@@ -65,9 +65,12 @@ describe('serializing an index from the one written before', () => {
       fc.asyncProperty(fc.array(entry, { maxLength: 10 }), fc.array(change, { minLength: 1, maxLength: 5 }), async (first, changes) => {
         let entries = sortedUnique(first);
         let written: SerializedIndex = await serializeIndexReusing({ entries }, null);
+        let spare: Uint8Array | null = null;
         for (const step of changes) {
           entries = applied(entries, step);
-          const next = await serializeIndexReusing({ entries }, written);
+          // The index before the last, as the cache hands it on, its bytes made garbage first.
+          const next = await serializeIndexReusing({ entries }, written, undefined, spare?.fill(0xa5) ?? null);
+          spare = written.bytes;
           expect(next.bytes).toEqual(await serializeIndex({ entries }));
           const parsed = await parseIndex(next.bytes);
           expect(parsed.entries).toEqual(entries);
@@ -93,6 +96,25 @@ describe('serializing an index from the one written before', () => {
     expect(reused.bytes).toEqual(await serializeIndex({ entries: next }));
     // The entries before the change sit where they were.
     expect(reused.offsets.subarray(0, 500)).toEqual(written.offsets.subarray(0, 500));
+  });
+
+  it('fills the spare bytes it is given when they have the size needed, and never the index it copies from', async () => {
+    const entries = Array.from({ length: 50 }, (_, i) => entryOf(`notes/${String(i).padStart(2, '0')}.md`, 0, OIDS[0] as string, false, i));
+    const written = await serializeIndexReusing({ entries }, null);
+    const next = entries.slice();
+    next[7] = entryOf('notes/07.md', 0, OIDS[1] as string, true, 9);
+    const expected = await serializeIndex({ entries: next });
+    const spare = new Uint8Array(expected.length).fill(0xff);
+    const reused = await serializeIndexReusing({ entries: next }, written, undefined, spare);
+    expect(reused.bytes).toBe(spare);
+    expect(reused.bytes).toEqual(expected);
+    const tooSmall = new Uint8Array(expected.length - 8);
+    expect((await serializeIndexReusing({ entries: next }, written, undefined, tooSmall)).bytes).not.toBe(tooSmall);
+    const before = Uint8Array.from(written.bytes);
+    const same = await serializeIndexReusing({ entries }, written, undefined, written.bytes);
+    expect(same.bytes).not.toBe(written.bytes);
+    expect(written.bytes).toEqual(before);
+    expect(same.bytes).toEqual(before);
   });
 
   it("writes in the caller's slicer's slices, ordering included, with the same bytes", async () => {

@@ -154,6 +154,28 @@ describe('the cached index', () => {
       cache.close();
     });
 
+    it('hands on the bytes of the index written before the one it keeps, once, for the next write to fill', async () => {
+      const cache = new IndexCache(port);
+      const adoptOwn = async (): Promise<Uint8Array> => {
+        const { data, written } = await stageOwnIndex();
+        const staged = await cache.staged();
+        await moveLockIntoPlace();
+        await cache.adopt(data, written, staged);
+        return written.bytes;
+      };
+      const first = await adoptOwn();
+      expect(cache.takeSpare()).toBeNull();
+      const second = await adoptOwn();
+      expect(cache.takeSpare()).toBe(first);
+      expect(cache.takeSpare()).toBeNull();
+      // What it keeps is never handed on: the next write copies from it.
+      await adoptOwn();
+      expect(cache.takeSpare()).toBe(second);
+      await adoptOwn();
+      cache.close();
+      expect(cache.takeSpare()).toBeNull();
+    });
+
     it('does not take the index another program put in place right after the move for its own', async () => {
       const cache = new IndexCache(port);
       const { data, written } = await stageOwnIndex();

@@ -277,7 +277,8 @@ export class ObsidianVaultPort implements VaultPort {
           // and the one a commit moved into place is then known for its lock's without a read.
           const source = await this.requireStat(from, 'file');
           if (target === null) await this.ensureParents(to);
-          const times = { mtime: source.mtime };
+          // A platform that reports no time must not date the index to 1970 (every entry would be racy).
+          const times = Number.isFinite(source.mtime) && source.mtime > 0 ? { mtime: source.mtime } : undefined;
           if (typeof content === 'string') await this.vault.adapter.write(to, content, times);
           else await this.vault.adapter.writeBinary(to, content === undefined ? await this.vault.adapter.readBinary(from) : exactArrayBuffer(content), times);
           await this.vault.adapter.remove(from);
@@ -385,13 +386,16 @@ export class ObsidianVaultPort implements VaultPort {
     return [...listing.files, ...listing.folders].map(stripLeadingSlash).includes(to);
   }
 
-  /** Runs `operation` on `path`; when it fails, creates `path`'s missing folders and runs it once more. */
+  /**
+   * Runs `operation` on `path`; when it fails, creates `path`'s missing folders and runs it once
+   * more, whose failure is the one reported. Whatever the first failure was, the folders are seen
+   * to: another write may have made the folder between this one's failure and a look at it, and
+   * a phone's errors carry no code that tells a missing folder apart.
+   */
   private async withParents(path: string, operation: () => Promise<void>): Promise<void> {
     try {
       await operation();
-    } catch (error) {
-      const slash = path.lastIndexOf('/');
-      if (slash === -1 || (await this.vault.adapter.stat(path.slice(0, slash)))?.type === 'folder') throw error;
+    } catch {
       await this.ensureParents(path);
       await operation();
     }

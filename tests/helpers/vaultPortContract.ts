@@ -329,6 +329,15 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         const lock = await port.stat('.git/index.lock');
         await port.replace('.git/index.lock', '.git/index');
         expect(await port.stat('.git/index')).toMatchObject({ size: lock?.size, mtime: lock?.mtime });
+        // Also when the caller gives the content it staged, as git's lock protocol does.
+        for (const [path, content] of [['.git/HEAD', 'ref: refs/heads/main\n'], ['.git/index', new TextEncoder().encode('newer index')]] as const) {
+          await seed(path, 'before');
+          await seed(`${path}.lock`, content);
+          await utimes(join(dir, `${path}.lock`), staged, staged);
+          const staging = await port.stat(`${path}.lock`);
+          await port.replace(`${path}.lock`, path, content);
+          expect(await port.stat(path)).toMatchObject({ size: staging?.size, mtime: staging?.mtime });
+        }
       });
       it('fails with NotFound when the source is missing, leaving the target', async () => {
         await expectCode(port.replace('missing.lock', 'top.md'), 'NotFound');

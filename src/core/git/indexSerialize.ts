@@ -224,7 +224,6 @@ function writeEntry(out: Uint8Array, view: DataView, pos: number, entry: IndexEn
   return end;
 }
 
-
 function entrySize(entry: IndexEntry, pathLength: number): number {
   const extended = entry.skipWorktree || entry.intentToAdd ? 2 : 0;
   return (ENTRY_FIXED_SIZE + extended + pathLength + 8) & ~7;

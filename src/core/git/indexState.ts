@@ -108,17 +108,19 @@ export class IndexCache {
    * bytes before it is trusted.
    */
   async adopt(data: GitIndexData, written: SerializedIndex, staged: StagedIndex): Promise<IndexSnapshot | null> {
-    const before = this.snapshot?.written?.bytes;
-    if (before !== undefined && before !== written.bytes) this.spare = before;
+    const before = this.snapshot?.written?.bytes ?? null;
     const info = await this.vault.stat(this.path);
-    if (info === null) {
+    if (info === null || this.closed) {
       this.forget();
       return null;
     }
     // The entries as written: in git's order, which `written` put them in if `data`'s were not.
     const entries = written.entries === data.entries ? data.entries : [...written.entries];
     const moved = staged.lock !== null && sameFile(staged.lock, info);
-    return this.keep(snapshotOf({ ...data, entries }, info, trailerOf(written.bytes), written), moved ? staged.lookedAt : UNCONFIRMED);
+    const kept = this.keep(snapshotOf({ ...data, entries }, info, trailerOf(written.bytes), written), moved ? staged.lookedAt : UNCONFIRMED);
+    // Never the bytes kept: the next write copies from them.
+    if (before !== written.bytes) this.spare = before;
+    return kept;
   }
 
   /**

@@ -38,6 +38,7 @@ export interface VaultPort {
    */
   readWithStat?(path: string, options?: ReadOptions): Promise<StatAndBytes | null>;
   write(path: string, data: string): Promise<void>;
+  /** Once the write resolves, `data` is the caller's again: nothing reads it later (git's index reuses its bytes). */
   writeBinary(path: string, data: Uint8Array): Promise<void>;
   /**
    * Atomically replaces the text of an existing file with `fn(current)`. `fn` must be

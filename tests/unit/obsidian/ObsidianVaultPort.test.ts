@@ -247,12 +247,28 @@ describe('ObsidianVaultPort', () => {
 
     it('writes two files into one new folder at once, where the adapter refuses to make a folder that exists', async () => {
       const mkdirOnce = app.vault.adapter.mkdir.bind(app.vault.adapter);
-      // Assumed of a phone's adapter (Capacitor's mkdir fails on an existing folder); the stat each
-      // write makes first sees no folder, so both writes ask for it.
+      // Assumed of a phone's adapter (Capacitor's mkdir fails on an existing folder); each write
+      // fails for the missing folder first, so both ask for it.
       vi.spyOn(app.vault.adapter, 'mkdir').mockImplementation(async (path: string) => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         if ((await app.vault.adapter.stat(path)) !== null) throw new Error('Directory exists');
         await mkdirOnce(path);
+      });
+      await Promise.all([port.writeBinary('.git/objects/ab/tmp_obj_1', Uint8Array.of(1)), port.writeBinary('.git/objects/ab/tmp_obj_2', Uint8Array.of(2))]);
+      expect(Array.from(await readFile(join(dir, '.git/objects/ab/tmp_obj_1')))).toEqual([1]);
+      expect(Array.from(await readFile(join(dir, '.git/objects/ab/tmp_obj_2')))).toEqual([2]);
+    });
+
+    it('writes a file whose folder another write made between its failure and a look at the folder', async () => {
+      const writeOnce = app.vault.adapter.writeBinary.bind(app.vault.adapter);
+      let first = true;
+      vi.spyOn(app.vault.adapter, 'writeBinary').mockImplementation(async (path: string, data: ArrayBuffer) => {
+        if (path !== '.git/objects/ab/tmp_obj_1' || !first) return writeOnce(path, data);
+        first = false;
+        // Sent while the folder was missing, this write fails once the other has made it.
+        const failure = writeOnce(path, data).catch((error: unknown) => error);
+        await vi.waitFor(async () => expect((await app.vault.adapter.stat('.git/objects/ab/tmp_obj_2'))?.type).toBe('file'));
+        throw await failure;
       });
       await Promise.all([port.writeBinary('.git/objects/ab/tmp_obj_1', Uint8Array.of(1)), port.writeBinary('.git/objects/ab/tmp_obj_2', Uint8Array.of(2))]);
       expect(Array.from(await readFile(join(dir, '.git/objects/ab/tmp_obj_1')))).toEqual([1]);
@@ -305,7 +321,6 @@ describe('ObsidianVaultPort', () => {
       await expect(port.replace('.git/objects/ab', '.git/objects/cd')).rejects.toMatchObject({ code: 'WrongKind' });
       expect(await port.exists('.git/objects/ab')).toBe(true);
     });
-
 
     it('falls back to writing the bytes when the adapter refuses the rename', async () => {
       vi.spyOn(app.vault.adapter, 'rename').mockRejectedValueOnce(new Error('Destination file already exists!'));

@@ -70,6 +70,7 @@ describe('serializing an index from the one written before', () => {
           entries = applied(entries, step);
           // The index before the last, as the cache hands it on, its bytes made garbage first.
           const next = await serializeIndexReusing({ entries }, written, undefined, spare?.fill(0xa5) ?? null);
+          if (spare !== null && spare.length === next.bytes.length) expect(next.bytes).toBe(spare);
           spare = written.bytes;
           expect(next.bytes).toEqual(await serializeIndex({ entries }));
           const parsed = await parseIndex(next.bytes);
@@ -115,6 +116,16 @@ describe('serializing an index from the one written before', () => {
     expect(same.bytes).not.toBe(written.bytes);
     expect(written.bytes).toEqual(before);
     expect(same.bytes).toEqual(before);
+  });
+
+  it('fills spare bytes full of junk with a whole index, extensions included, with nothing to copy from', async () => {
+    const entries = PATHS.map((path, i) => entryOf(path, 0, OIDS[i % 3] as string, i % 2 === 0, i)).sort(gitOrder);
+    const extensions = [{ signature: 'REUC', data: Uint8Array.of(1, 2, 3) }];
+    const expected = await serializeIndex({ entries, extensions });
+    const spare = new Uint8Array(expected.length).fill(0xee);
+    const written = await serializeIndexReusing({ entries, extensions }, null, undefined, spare);
+    expect(written.bytes).toBe(spare);
+    expect(written.bytes).toEqual(expected);
   });
 
   it("writes in the caller's slicer's slices, ordering included, with the same bytes", async () => {

@@ -174,6 +174,9 @@ describe('the cached index', () => {
       await adoptOwn();
       cache.close();
       expect(cache.takeSpare()).toBeNull();
+      // A commit that ends after the plugin closed keeps nothing.
+      await adoptOwn();
+      expect(cache.takeSpare()).toBeNull();
     });
 
     it('does not take the index another program put in place right after the move for its own', async () => {

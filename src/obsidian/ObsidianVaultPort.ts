@@ -275,8 +275,8 @@ export class ObsidianVaultPort implements VaultPort {
           // saves reading them back (a 10,000-note index is a megabyte). `to` keeps `from`'s
           // modification time, as a rename would: git's index is judged by its size and mtime,
           // and the one a commit moved into place is then known for its lock's without a read.
+          // `to`'s folders were seen to when nothing was there: the refused rename made them.
           const source = await this.requireStat(from, 'file');
-          if (target === null) await this.ensureParents(to);
           // A platform that reports no time must not date the index to 1970 (every entry would be racy).
           const times = Number.isFinite(source.mtime) && source.mtime > 0 ? { mtime: source.mtime } : undefined;
           if (typeof content === 'string') await this.vault.adapter.write(to, content, times);

@@ -322,21 +322,20 @@ export function describeVaultPortContract(label: string, open: (dir: string) => 
         expect(changes).toContainEqual({ type: 'create', path: 'new', kind: 'file' });
       });
       it("gives the target the source's modification time, as a rename does", async () => {
-        await seed('.git/index', 'old index');
-        await seed('.git/index.lock', 'new index');
         const staged = new Date(Date.now() - 60_000);
-        await utimes(join(dir, '.git/index.lock'), staged, staged);
-        const lock = await port.stat('.git/index.lock');
-        await port.replace('.git/index.lock', '.git/index');
-        expect(await port.stat('.git/index')).toMatchObject({ size: lock?.size, mtime: lock?.mtime });
-        // Also when the caller gives the content it staged, as git's lock protocol does.
-        for (const [path, content] of [['.git/HEAD', 'ref: refs/heads/main\n'], ['.git/index', new TextEncoder().encode('newer index')]] as const) {
+        // Content read back from the lock, then given by the caller as git's lock protocol does: text and bytes.
+        const cases = [
+          ['.git/index', 'new index', undefined],
+          ['.git/HEAD', 'ref: refs/heads/main\n', 'ref: refs/heads/main\n'],
+          ['.git/index', new TextEncoder().encode('newer index'), new TextEncoder().encode('newer index')],
+        ] as const;
+        for (const [path, staging, content] of cases) {
           await seed(path, 'before');
-          await seed(`${path}.lock`, content);
+          await seed(`${path}.lock`, staging);
           await utimes(join(dir, `${path}.lock`), staged, staged);
-          const staging = await port.stat(`${path}.lock`);
+          const lock = await port.stat(`${path}.lock`);
           await port.replace(`${path}.lock`, path, content);
-          expect(await port.stat(path)).toMatchObject({ size: staging?.size, mtime: staging?.mtime });
+          expect(await port.stat(path)).toMatchObject({ size: lock?.size, mtime: lock?.mtime });
         }
       });
       it('fails with NotFound when the source is missing, leaving the target', async () => {

@@ -8,12 +8,12 @@ import type { Signature } from './commitObjects';
 import { hashBlob } from './objectHash';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';
 import { compareEntries, comparePaths, serializeIndexReusing, type SerializedIndex } from './indexSerialize';
-import { indexEntryFor, isRacy, modeString, type IndexSnapshot } from './indexState';
+import { indexEntryFor, isRacy, type IndexSnapshot } from './indexState';
 import { LockedUpdate } from './lockedUpdate';
 import { ObjectWrites } from './objectWrites';
 import { appendReflog, commitReflogMessage } from './reflog';
 import type { GitRepository } from './repository';
-import { FILE_MODE, SYMLINK_MODE } from './treeObjects';
+import { FILE_MODE, modeString, SYMLINK_MODE } from './treeObjects';
 import { updateTree, type BlobRef } from './treeEdit';
 
 /** A file as it will be committed: its blob (already in the object store) or its absence. */

@@ -1,6 +1,6 @@
 import { sortByCodePoints } from '../util/compareCodePoints';
 import { hashBlob } from './objectHash';
-import { modeString } from './indexState';
+import { modeString } from './treeObjects';
 import type { GitRepository } from './repository';
 import { diffTrees } from './worktreeStatus';
 import { formatGitDiff, type DiffSide } from './unifiedDiff';

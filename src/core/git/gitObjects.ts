@@ -7,7 +7,7 @@ import { commitContent, type CommitObject, type Signature } from './commitObject
 import { createGitFs, GIT_ROOT, uniqueSuffix, type GitFs, type GitFsPromises } from './gitFs';
 import type { ObjectWrites } from './objectWrites';
 import { hashedObject } from './objectHash';
-import { TREE_MODE, treeContent, type TreeEntry } from './treeObjects';
+import { sharedMode, treeContent, type TreeEntry } from './treeObjects';
 
 /** The id git gives an empty tree; it need not exist in the object store. */
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -45,8 +45,8 @@ export class GitObjectStore {
 
   async readTree(oid: string): Promise<TreeEntry[]> {
     const { tree } = await git.readTree(this.args({ oid }));
-    // isomorphic-git pads a tree's mode to six digits; git writes `40000`.
-    return tree.map((entry) => ({ mode: entry.mode === '040000' ? TREE_MODE : entry.mode, name: entry.path, oid: entry.oid }));
+    // isomorphic-git pads a tree's mode to six digits; git writes `40000` (`sharedMode` says so).
+    return tree.map((entry) => ({ mode: sharedMode(entry.mode), name: entry.path, oid: entry.oid }));
   }
 
   async readCommit(oid: string): Promise<CommitObject> {

@@ -5,6 +5,33 @@ import { writeHex } from './sha1';
 export const TREE_MODE = '40000';
 export const FILE_MODE = '100644';
 export const SYMLINK_MODE = '120000';
+const EXECUTABLE_MODE = '100755';
+const GITLINK_MODE = '160000';
+
+/** The modes git writes, by value; `040000` is isomorphic-git's spelling of a tree's. */
+const SHARED_MODES = new Map<string, string>([
+  [FILE_MODE, FILE_MODE],
+  [TREE_MODE, TREE_MODE],
+  ['040000', TREE_MODE],
+  [EXECUTABLE_MODE, EXECUTABLE_MODE],
+  [SYMLINK_MODE, SYMLINK_MODE],
+  [GITLINK_MODE, GITLINK_MODE],
+]);
+const SHARED_MODE_NUMBERS = new Map([...SHARED_MODES.values()].map((mode) => [parseInt(mode, 8), mode]));
+
+/**
+ * A mode as git writes it, one string for all the entries that have it. A string parsed or
+ * printed apiece is an object apiece: 10,000 of them in the trees of a 10,000-note vault, for
+ * every garbage collection to walk.
+ */
+export function sharedMode(mode: string): string {
+  return SHARED_MODES.get(mode) ?? mode;
+}
+
+/** Git's mode number as a tree writes it (octal digits). */
+export function modeString(mode: number): string {
+  return SHARED_MODE_NUMBERS.get(mode) ?? mode.toString(8);
+}
 
 export interface TreeEntry {
   /** `100644`, `100755`, `120000` (symlink), `40000` (tree) or `160000` (submodule). */

@@ -4,7 +4,8 @@ import { sortByCodePoints } from '../util/compareCodePoints';
 import { hashBlob } from './objectHash';
 import { IgnoreRules } from './ignoreRules';
 import type { IndexEntry } from './indexFile';
-import { modeString, statMatches, tickOf, type IndexSnapshot } from './indexState';
+import { statMatches, tickOf, type IndexSnapshot } from './indexState';
+import { modeString } from './treeObjects';
 import type { GitRepository } from './repository';
 
 const STAT_BATCH = 64;

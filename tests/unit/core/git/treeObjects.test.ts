@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { treeContent, type TreeEntry } from '../../../../src/core/git/treeObjects';
+import { modeString, sharedMode, treeContent, type TreeEntry } from '../../../../src/core/git/treeObjects';
 
 /** git's order, from its definition: names as UTF-8 bytes, a subtree's name with a `/` after it. */
 function gitOrderKey(entry: TreeEntry): number[] {
@@ -67,5 +67,25 @@ describe('treeContent', () => {
 
   it('refuses an id that is not 40 hex digits', () => {
     expect(() => treeContent([{ mode: '100644', name: 'a', oid: 'xyz' }])).toThrow('not an object id');
+  });
+});
+
+describe('modes', () => {
+  it('spells every mode git writes as git does, a tree without the leading zero', () => {
+    expect([0o100644, 0o100755, 0o120000, 0o160000, 0o40000].map(modeString)).toEqual(['100644', '100755', '120000', '160000', '40000']);
+  });
+
+  it('spells any other mode in octal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 0o177777 }), (mode) => {
+        expect(parseInt(modeString(mode), 8)).toBe(mode);
+      }),
+    );
+    expect(modeString(0o100664)).toBe('100664');
+  });
+
+  it("gives isomorphic-git's padded tree mode as git writes it, and any other mode unchanged", () => {
+    expect(sharedMode('040000')).toBe('40000');
+    for (const mode of ['100644', '100755', '120000', '160000', '40000', '100664']) expect(sharedMode(mode)).toBe(mode);
   });
 });

@@ -8,7 +8,7 @@ export const SYMLINK_MODE = '120000';
 const EXECUTABLE_MODE = '100755';
 const GITLINK_MODE = '160000';
 
-/** The modes git writes, by value; `040000` is isomorphic-git's spelling of a tree's. */
+/** The modes git writes, by value; `040000` is a tree's as isomorphic-git and some old tools spell it. */
 const SHARED_MODES = new Map<string, string>([
   [FILE_MODE, FILE_MODE],
   [TREE_MODE, TREE_MODE],

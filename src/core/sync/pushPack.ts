@@ -4,6 +4,7 @@ import type { Deflate } from '../git/gitObjects';
 import type { GitRepository } from '../git/repository';
 import { assemblePack, packEntry, type PackObjectType } from '../git/packFormat';
 import { toHex } from '../git/sha1';
+import { sharedMode, TREE_MODE } from '../git/treeObjects';
 import { Slicer } from '../util/Slicer';
 
 /**
@@ -146,8 +147,8 @@ export function parseTree(content: Uint8Array): TreeLine[] {
 }
 
 function isTree(mode: string): boolean {
-  // Some old tools wrote trees' mode with a leading zero.
-  return mode === '40000' || mode === '040000';
+  // Some old tools wrote trees' mode with a leading zero, as isomorphic-git spells it.
+  return sharedMode(mode) === TREE_MODE;
 }
 
 function latin1(bytes: Uint8Array): string {

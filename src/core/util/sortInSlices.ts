@@ -30,8 +30,8 @@ function compareUtf16(a: string, b: string): number {
 
 /**
  * A bottom-up merge sort, pausing (yielding) after each run sorted but the last and every
- * `MERGE_STEP` values merged. `engineOrder`: the runs are sorted by `sort()` with no comparator, which must then
- * agree with `compare`.
+ * `MERGE_STEP` values merged. `engineOrder`: the runs are sorted by `sort()` with no comparator,
+ * which must then agree with `compare`.
  */
 function* mergeSort<T>(values: readonly T[], compare: (a: T, b: T) => number, engineOrder: boolean): Steps<T[]> {
   let from = values.slice();

@@ -1,10 +1,10 @@
 import type { PackWriter } from './packWriter';
 import type { VaultStat } from '../ports';
-import { hasSurrogate, sortByCodePointsInSlices } from '../util/compareCodePoints';
+import { hasSurrogate } from '../util/compareCodePoints';
 import { settleAll } from '../util/settleAll';
 import { Slicer } from '../util/Slicer';
 import { sleep } from '../util/sleep';
-import { sortInSlices, sortStringsInSlices } from '../util/sortInSlices';
+import { sortByCodePointsInSlices, sortInSlices, sortStringsInSlices } from '../util/sortInSlices';
 import type { Signature } from './commitObjects';
 import { hashBlob } from './objectHash';
 import { extensionsSafeToKeep, type GitIndexData, type IndexEntry } from './indexFile';

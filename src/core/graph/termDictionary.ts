@@ -1,3 +1,4 @@
+import { compareUnits } from '../util/compareCodePoints';
 import type { Slicer } from '../util/Slicer';
 
 /**
@@ -161,9 +162,4 @@ export class TermDictionary {
     }
     return low;
   }
-}
-
-/** Plain UTF-16 code-unit order (as `Array.prototype.sort` compares strings). */
-export function compareUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

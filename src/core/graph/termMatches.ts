@@ -1,4 +1,5 @@
-import { compareUnits, type TermDictionary } from './termDictionary';
+import { compareUnits } from '../util/compareCodePoints';
+import type { TermDictionary } from './termDictionary';
 
 /** An index term a query term matches, and how much a match through it counts (1 for the term itself). */
 export interface TermMatch {

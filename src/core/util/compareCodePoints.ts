@@ -1,6 +1,3 @@
-import type { Slicer } from './Slicer';
-import { sortInSlices, sortStringsInSlices } from './sortInSlices';
-
 /**
  * Orders strings by Unicode code point, the same on every platform and locale (unlike
  * `localeCompare`, and unlike `<`, which compares UTF-16 code units and misorders characters
@@ -34,7 +31,7 @@ export function sortByCodePoints(values: string[]): string[] {
   return values.some(hasSurrogate) ? values.sort(compareCodePoints) : values.sort();
 }
 
-/** `values` sorted by code point into a new array, as `sortByCodePoints` sorts, pausing through `slicer`. */
-export function sortByCodePointsInSlices(values: readonly string[], slicer: Slicer): Promise<string[]> {
-  return values.some(hasSurrogate) ? sortInSlices(values, compareCodePoints, slicer) : sortStringsInSlices(values, slicer);
+/** Plain UTF-16 code-unit order (as `Array.prototype.sort` compares strings). */
+export function compareUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+import { compareCodePoints, compareUnits, hasSurrogate } from './compareCodePoints';
 import type { Slicer } from './Slicer';
 import { runStepsInSlices, type Steps } from './steps';
 
@@ -21,11 +22,12 @@ export function sortInSlices<T>(values: readonly T[], compare: (a: T, b: T) => n
  * comparator it calls.
  */
 export function sortStringsInSlices(values: readonly string[], slicer: Slicer): Promise<string[]> {
-  return runStepsInSlices(mergeSort(values, compareUtf16, true), slicer);
+  return runStepsInSlices(mergeSort(values, compareUnits, true), slicer);
 }
 
-function compareUtf16(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** `values` sorted by code point into a new array, as `sortByCodePoints` sorts, pausing through `slicer`. */
+export function sortByCodePointsInSlices(values: readonly string[], slicer: Slicer): Promise<string[]> {
+  return values.some(hasSurrogate) ? sortInSlices(values, compareCodePoints, slicer) : sortStringsInSlices(values, slicer);
 }
 
 /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareUnits, TermDictionary } from '../../../../src/core/graph/termDictionary';
+import { TermDictionary } from '../../../../src/core/graph/termDictionary';
+import { compareUnits } from '../../../../src/core/util/compareCodePoints';
 import { Slicer } from '../../../../src/core/util/Slicer';
 
 /**

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, sortByCodePoints, sortByCodePointsInSlices } from '../../../../src/core/util/compareCodePoints';
-import { Slicer } from '../../../../src/core/util/Slicer';
+import { compareCodePoints, sortByCodePoints } from '../../../../src/core/util/compareCodePoints';
 
 describe('compareCodePoints', () => {
   it('puts characters above U+FFFF after U+E000–U+FFFF', () => {
@@ -41,21 +40,6 @@ describe('compareCodePoints', () => {
 
     it('puts a character above U+FFFF after U+FF21 among plain paths', () => {
       expect(sortByCodePoints(['b/😀.md', 'b/\uFF21.md', 'a.md', 'b/z.md'])).toEqual(['a.md', 'b/z.md', 'b/\uFF21.md', 'b/😀.md']);
-    });
-  });
-
-  describe('sortByCodePointsInSlices', () => {
-    const unit = fc.constantFrom('a', 'b', '/', '\u00e9', '\uFF21', '\uE000', '\uD83D', '\uDE00');
-
-    it('sorts as sortByCodePoints does, into a new array, surrogates or not, over several runs', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(fc.string({ unit, maxLength: 5 }), { maxLength: 700 }), async (values) => {
-          const before = [...values];
-          expect(await sortByCodePointsInSlices(values, new Slicer(1_000))).toEqual(sortByCodePoints([...values]));
-          expect(values).toEqual(before);
-        }),
-        { numRuns: 100, seed: 9 },
-      );
     });
   });
 });

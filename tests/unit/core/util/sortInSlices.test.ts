@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sortByCodePoints } from '../../../../src/core/util/compareCodePoints';
 import { Slicer } from '../../../../src/core/util/Slicer';
-import { sortInSlices, sortStringsInSlices } from '../../../../src/core/util/sortInSlices';
+import { sortByCodePointsInSlices, sortInSlices, sortStringsInSlices } from '../../../../src/core/util/sortInSlices';
 
 // Few units, so strings share prefixes; lone and paired surrogates, where UTF-16 order is tested.
 const unit = fc.constantFrom('a', 'b', '/', '.', '\u00e9', '\uFF21', '\uE000', '\uD83D', '\uDE00');
@@ -55,5 +56,20 @@ describe('sortInSlices', () => {
     const slicer = new Slicer(0);
     expect(await sortInSlices(values, (a, b) => a - b, slicer)).toEqual([...values].sort((a, b) => a - b));
     expect(slicer.yields).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('sortByCodePointsInSlices', () => {
+  const codePointUnit = fc.constantFrom('a', 'b', '/', '\u00e9', '\uFF21', '\uE000', '\uD83D', '\uDE00');
+
+  it('sorts as sortByCodePoints does, into a new array, surrogates or not, over several runs', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: codePointUnit, maxLength: 5 }), { maxLength: 700 }), async (values) => {
+        const before = [...values];
+        expect(await sortByCodePointsInSlices(values, new Slicer(1_000))).toEqual(sortByCodePoints([...values]));
+        expect(values).toEqual(before);
+      }),
+      { numRuns: 100, seed: 9 },
+    );
   });
 });

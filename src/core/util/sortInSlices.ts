@@ -36,13 +36,13 @@ export function sortByCodePointsInSlices(values: readonly string[], slicer: Slic
  * which must then agree with `compare`.
  */
 function* mergeSort<T>(values: readonly T[], compare: (a: T, b: T) => number, engineOrder: boolean): Steps<T[]> {
-  let from = values.slice();
-  const length = from.length;
+  const length = values.length;
+  let from: T[] = [];
   for (let start = 0; start < length; start += RUN) {
-    const run = from.slice(start, start + RUN);
+    const run = values.slice(start, start + RUN);
     if (engineOrder) run.sort();
     else run.sort(compare);
-    for (let i = 0; i < run.length; i++) from[start + i] = run[i] as T;
+    for (const value of run) from.push(value);
     // No pause after the last run: a list of one run (a commit's few paths) is sorted at once.
     if (start + RUN < length) yield;
   }

@@ -95,6 +95,7 @@ export async function commitStaged(
   const indexPath = `${repo.gitdir}/index`;
   const planned = await repo.head();
   const update = await LockedUpdate.acquire(repo.vault, repo.gitdir, [indexPath, planned.refFile], repo.lockOwner, repo.lockWait);
+  let committed: { hash: string; paths: string[]; slicer: Slicer };
   try {
     await repo.reached('locks-taken');
     // Read again under the locks: another program may have committed while we waited.
@@ -162,10 +163,13 @@ export async function commitStaged(
     await repo.reached('index-moved');
     await update.apply();
     await repo.index.adopt(nextIndex, written, await staged);
-    return { hash, changed: await sortByCodePointsInSlices([...changes.keys()], slicer) };
+    committed = { hash, paths: [...changes.keys()], slicer };
   } finally {
     await update.release();
   }
+  // Sorted once the locks are let go: a first snapshot's list takes slices, and other programs
+  // wait on the locks.
+  return { hash: committed.hash, changed: await sortByCodePointsInSlices(committed.paths, committed.slicer) };
 }
 
 /**
